@@ -1,0 +1,40 @@
+//! `list`: every open cluster after the merge.
+
+use super::{Ctx, print_json};
+use crate::cli::{Format, ListArgs};
+use crate::error::{Result, exit};
+use crate::item::SourceKind;
+use crate::report::{ReportItem, analyze, report_items};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct ListOutput<'a> {
+    schema: u32,
+    as_of: Option<jiff::civil::Date>,
+    items: &'a [ReportItem],
+}
+
+pub fn list(ctx: &Ctx, args: &ListArgs) -> Result<i32> {
+    let analysis = analyze(&ctx.root, &ctx.cfg)?;
+    let as_of = analysis.vault.as_of;
+    let project = args.project.as_deref().map(str::to_ascii_lowercase);
+    let kind = args.source.as_deref().and_then(SourceKind::parse);
+    let mut items: Vec<ReportItem> = report_items(&analysis.merged, as_of)
+        .into_iter()
+        .filter(|i| project.is_none() || i.project == project)
+        .filter(|i| kind.is_none_or(|k| i.source.kind == k))
+        .collect();
+    if let Some(limit) = args.limit {
+        items.truncate(limit);
+    }
+    match args.format {
+        Format::Json => print_json(&ListOutput {
+            schema: 1,
+            as_of,
+            items: &items,
+        })?,
+        Format::Text if !ctx.quiet => print!("{}", crate::text::list(&items)),
+        Format::Text => {}
+    }
+    Ok(exit::OK)
+}

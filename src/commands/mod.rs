@@ -1,0 +1,67 @@
+//! One function per subcommand; `run` dispatches. Everything here is glue
+//! between the command line and the library modules.
+
+mod config_cmd;
+mod list;
+mod regen;
+
+use crate::cli::{Cli, Command};
+use crate::config::{Config, Overrides};
+use crate::error::{Error, Result};
+use std::path::PathBuf;
+
+/// What every vault command needs: the root, the configuration and verbosity.
+pub struct Ctx {
+    pub root: PathBuf,
+    pub cfg: Config,
+    pub quiet: bool,
+    pub verbose: u8,
+}
+
+impl Ctx {
+    pub fn load(cli: &Cli, lock_timeout: Option<f64>) -> Result<Ctx> {
+        let cwd = std::env::current_dir()
+            .map_err(|e| Error::Usage(format!("cannot read the working directory: {e}")))?;
+        let root = crate::discover::find_root(cli.root.as_deref(), &cwd)?;
+        let overrides = Overrides {
+            config_file: cli.config.clone(),
+            lock_timeout_secs: lock_timeout,
+        };
+        let cfg = crate::config::load(&root, &overrides)?;
+        Ok(Ctx {
+            root,
+            cfg,
+            quiet: cli.quiet,
+            verbose: cli.verbose,
+        })
+    }
+}
+
+/// Runs the parsed command line; returns the exit code.
+pub fn run(cli: Cli) -> Result<i32> {
+    match &cli.command {
+        Command::Regen(args) => {
+            let ctx = Ctx::load(&cli, args.lock_timeout)?;
+            regen::regen(&ctx, args)
+        }
+        Command::Audit(args) => {
+            let ctx = Ctx::load(&cli, None)?;
+            regen::audit(&ctx, args.format)
+        }
+        Command::List(args) => {
+            let ctx = Ctx::load(&cli, None)?;
+            list::list(&ctx, args)
+        }
+        Command::Config => {
+            let ctx = Ctx::load(&cli, None)?;
+            config_cmd::show(&ctx)
+        }
+    }
+}
+
+/// Prints a value as pretty JSON on stdout.
+pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    let s = serde_json::to_string_pretty(value).map_err(|e| Error::Data(format!("JSON: {e}")))?;
+    println!("{s}");
+    Ok(())
+}

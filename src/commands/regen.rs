@@ -1,0 +1,99 @@
+//! `regen` and `audit`.
+
+use super::{Ctx, print_json};
+use crate::cli::{Format, RegenArgs};
+use crate::error::{Result, exit};
+use crate::lock::{LockOptions, with_lock};
+use crate::render::{render, template_source};
+use crate::report::{Report, analyze, build};
+use crate::write::{clean_stale_temps, is_current, write_atomic};
+use std::time::Duration;
+
+/// Scans, merges and renders; returns the report and the dashboard bytes.
+fn produce(ctx: &Ctx, template: &str) -> Result<(Report, String)> {
+    let analysis = analyze(&ctx.root, &ctx.cfg)?;
+    let report = build(&analysis, &ctx.cfg);
+    let text = render(&report, template, &ctx.cfg)?;
+    Ok((report, text))
+}
+
+fn emit(ctx: &Ctx, report: &Report, format: Format, status: &str) -> Result<()> {
+    match format {
+        Format::Json => print_json(report),
+        Format::Text if ctx.quiet => Ok(()),
+        Format::Text => {
+            print!("{}", crate::text::audit(report, status, ctx.verbose));
+            Ok(())
+        }
+    }
+}
+
+pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
+    let template = template_source(&ctx.root, &ctx.cfg)?;
+    let target = ctx.root.join(&ctx.cfg.output);
+    if args.check {
+        let (mut report, text) = produce(ctx, &template)?;
+        let old = std::fs::read_to_string(&target).ok();
+        let current = old.as_deref() == Some(text.as_str());
+        report.changed = !current;
+        if !current && !ctx.quiet {
+            eprint!(
+                "{}",
+                crate::text::stale_diff(&ctx.cfg.output, old.as_deref(), &text)
+            );
+        }
+        let status = if current { "up to date" } else { "stale" };
+        emit(ctx, &report, args.format, status)?;
+        return Ok(if current { exit::OK } else { exit::STALE });
+    }
+    if args.dry_run {
+        let (mut report, text) = produce(ctx, &template)?;
+        report.changed = !is_current(&target, text.as_bytes());
+        let status = if report.changed {
+            "would change (dry run)"
+        } else {
+            "up to date (dry run)"
+        };
+        emit(ctx, &report, args.format, status)?;
+        return Ok(exit::OK);
+    }
+    let opts = LockOptions {
+        path: ctx.root.join(&ctx.cfg.lock_path),
+        timeout: Duration::from_secs_f64(ctx.cfg.lock_timeout_secs),
+        no_wait: args.no_wait,
+        announce: !ctx.quiet,
+    };
+    let report = with_lock(&opts, || regen_locked(ctx, &template))?;
+    let status = if report.written {
+        "written"
+    } else {
+        "unchanged"
+    };
+    emit(ctx, &report, args.format, status)?;
+    Ok(exit::OK)
+}
+
+/// The part of `regen` that runs under the lock; also used by `route --regen`.
+pub fn regen_locked(ctx: &Ctx, template: &str) -> Result<Report> {
+    let target = ctx.root.join(&ctx.cfg.output);
+    clean_stale_temps(&target);
+    let (mut report, text) = produce(ctx, template)?;
+    let written = write_atomic(&ctx.root, &target, text.as_bytes())?;
+    report.written = written;
+    report.changed = written;
+    Ok(report)
+}
+
+pub fn audit(ctx: &Ctx, format: Format) -> Result<i32> {
+    let template = template_source(&ctx.root, &ctx.cfg)?;
+    let target = ctx.root.join(&ctx.cfg.output);
+    let (mut report, text) = produce(ctx, &template)?;
+    report.changed = !is_current(&target, text.as_bytes());
+    let status = if report.changed {
+        "stale"
+    } else {
+        "up to date"
+    };
+    emit(ctx, &report, format, status)?;
+    Ok(exit::OK)
+}

@@ -1,0 +1,158 @@
+//! The data model shared by parsing, merging and reporting.
+
+use jiff::civil::Date;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Where an item was collected from (SPEC §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceKind {
+    JournalNext,
+    Captured,
+    ActiveTodos,
+    ProjectTodos,
+    Progress,
+}
+
+impl SourceKind {
+    pub const ALL: [SourceKind; 5] = [
+        SourceKind::JournalNext,
+        SourceKind::Captured,
+        SourceKind::ActiveTodos,
+        SourceKind::ProjectTodos,
+        SourceKind::Progress,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::JournalNext => "journal_next",
+            SourceKind::Captured => "captured",
+            SourceKind::ActiveTodos => "active_todos",
+            SourceKind::ProjectTodos => "project_todos",
+            SourceKind::Progress => "progress",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<SourceKind> {
+        SourceKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// Rank tiers, in rank order (SPEC §4 step 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    Today,
+    Captured,
+    Active,
+    Project,
+    Progress,
+    Carried,
+}
+
+/// Why an open item has no project (SPEC §3, rule 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UntaggedReason {
+    NoSession,
+    SessionWithoutProject,
+    AmbiguousSession,
+}
+
+impl UntaggedReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UntaggedReason::NoSession => "no-session",
+            UntaggedReason::SessionWithoutProject => "session-without-project",
+            UntaggedReason::AmbiguousSession => "ambiguous-session",
+        }
+    }
+}
+
+/// A place in the vault: root-relative path with `/` separators and a 1-based line.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Location {
+    pub path: Arc<str>,
+    pub line: u32,
+}
+
+/// An open follow-up collected from a source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// Redacted Markdown text as written (checkbox and tag removed).
+    pub text: String,
+    /// Normalized form used for similarity (SPEC §4).
+    pub norm: String,
+    pub project: Option<String>,
+    pub kind: SourceKind,
+    pub loc: Location,
+    pub date: Option<Date>,
+    /// Set when the item has no project.
+    pub untagged: Option<UntaggedReason>,
+}
+
+/// A done item that can resolve open items (SPEC §4 step 2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Signal {
+    pub norm: String,
+    pub project: Option<String>,
+    pub date: Option<Date>,
+}
+
+/// A goal item from a journal Goal section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Goal {
+    pub project: Option<String>,
+    pub text: String,
+    pub date: Option<Date>,
+    pub path: Arc<str>,
+    pub line: u32,
+    #[serde(skip)]
+    pub done: bool,
+}
+
+/// An item under a "Skipped follow-ups" heading in a journal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkipRecord {
+    pub text: String,
+    pub project: Option<String>,
+    pub date: Option<Date>,
+    pub loc: Location,
+}
+
+/// Counts for one `projects/<p>/actives/<task>/todos.md`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActiveTask {
+    pub project: String,
+    pub task: String,
+    pub path: Arc<str>,
+    pub open: usize,
+    pub done: usize,
+}
+
+/// A non-fatal problem, shown in the audit.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Warning {
+    pub path: String,
+    pub message: String,
+}
+
+impl Warning {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Warning {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Checks `[A-Za-z0-9][A-Za-z0-9._-]*` (SPEC §2).
+pub fn is_slug(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphanumeric() => {}
+        _ => return false,
+    }
+    chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}

@@ -1,0 +1,25 @@
+//! active-status: regenerates `ACTIVE-STATUS.md` from every durable
+//! follow-up source of a Markdown vault.
+//!
+//! The modules follow the data: [`discover`] the vault → [`parse`] and
+//! [`sources`] turn files into items → [`merge`] resolves, deduplicates,
+//! ranks and caps → [`report`] shapes the result → [`render`] writes the
+//! dashboard with Tera → [`write`] replaces it atomically under the [`lock`].
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod discover;
+pub mod error;
+pub mod item;
+pub mod lock;
+pub mod merge;
+pub mod normalize;
+pub mod parse;
+pub mod privacy;
+pub mod render;
+pub mod report;
+pub mod scan;
+pub mod sources;
+pub mod text;
+pub mod write;

@@ -1,0 +1,136 @@
+//! Normalized form and similarity of item texts (SPEC §4).
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The normalized form: NFC, lower-cased, emphasis/code markers removed,
+/// links reduced to their labels, whitespace collapsed, trailing `.!;:` removed.
+pub fn normalize(text: &str) -> String {
+    let delinked = strip_links(text);
+    let mut out = String::with_capacity(delinked.len());
+    let mut pending_space = false;
+    let mut chars = delinked.nfc().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' | '_' | '`' => continue,
+            '~' if chars.peek() == Some(&'~') => {
+                chars.next();
+                continue;
+            }
+            c if c.is_whitespace() => {
+                pending_space = !out.is_empty();
+                continue;
+            }
+            _ => {}
+        }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
+        out.extend(c.to_lowercase());
+    }
+    while out.ends_with(['.', '!', ';', ':']) || out.ends_with(' ') {
+        out.pop();
+    }
+    out
+}
+
+/// Replaces `[[target|label]]` with `label`, `[[target]]` with `target` and
+/// `[label](url)` with `label`. Anything else is kept as written.
+fn strip_links(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('[') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        if let Some(inner) = after.strip_prefix("[[")
+            && let Some(close) = inner.find("]]")
+            && !inner[..close].contains('\n')
+        {
+            let body = &inner[..close];
+            out.push_str(body.split_once('|').map_or(body, |(_, label)| label));
+            rest = &inner[close + 2..];
+            continue;
+        }
+        if let Some((label, consumed)) = markdown_link(after) {
+            out.push_str(label);
+            rest = &after[consumed..];
+            continue;
+        }
+        out.push('[');
+        rest = &after[1..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Parses `[label](url)` at the start of `s`; returns the label and the bytes consumed.
+fn markdown_link(s: &str) -> Option<(&str, usize)> {
+    let close = s.find(']')?;
+    let label = &s[1..close];
+    if label.contains('[') {
+        return None;
+    }
+    let tail = s[close + 1..].strip_prefix('(')?;
+    let end = tail.find(')')?;
+    Some((label, close + 2 + end + 1))
+}
+
+/// `strsim::normalized_levenshtein` of two normalized forms.
+pub fn similarity(a: &str, b: &str) -> f64 {
+    strsim::normalized_levenshtein(a, b)
+}
+
+/// Whether a pair of texts whose character counts are `a` and `b` can reach
+/// `threshold`: Levenshtein distance is at least the length difference, so
+/// `min/max >= threshold` is necessary.
+pub fn lengths_compatible(a: usize, b: usize, threshold: f64) -> bool {
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    hi == 0 || (lo as f64) >= threshold * (hi as f64) - 1e-9
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_links_case_and_punctuation() {
+        assert_eq!(normalize("  Add **lock** `timeout`.  "), "add lock timeout");
+        assert_eq!(
+            normalize("see [the docs](http://x.y/z) now!"),
+            "see the docs now"
+        );
+        assert_eq!(
+            normalize("ping [[People/Ann|Ann]] and [[wrap-cli]]"),
+            "ping ann and wrap-cli"
+        );
+        assert_eq!(normalize("~~old~~ new;:"), "old new");
+        assert_eq!(normalize("a\t\n  b"), "a b");
+        assert_eq!(normalize("snake_case"), "snakecase");
+    }
+
+    #[test]
+    fn nfc_and_unicode_lowercase() {
+        // "é" as e + combining acute equals the precomposed form.
+        assert_eq!(normalize("Cafe\u{301}"), normalize("Café"));
+        assert_eq!(normalize("ÄRGER"), "ärger");
+        assert_eq!(normalize("다음 세션에 테스트."), "다음 세션에 테스트");
+    }
+
+    #[test]
+    fn unmatched_brackets_survive() {
+        assert_eq!(normalize("[private] and [x"), "[private] and [x");
+        assert_eq!(normalize("[a](b"), "[a](b");
+    }
+
+    #[test]
+    fn similarity_and_length_bound() {
+        assert_eq!(similarity("abc", "abc"), 1.0);
+        assert!(similarity("add lock timeout", "add lock timeouts") >= 0.85);
+        assert!(lengths_compatible(100, 85, 0.85));
+        assert!(!lengths_compatible(100, 84, 0.85));
+        assert!(lengths_compatible(0, 0, 0.85));
+    }
+}

@@ -1,0 +1,261 @@
+//! The pulldown-cmark walk: list items, their first paragraph as written,
+//! and the heading context each one sits in.
+
+use super::headings::{HeadingMatcher, Role, is_session_heading};
+use super::{Check, split_checkbox, split_tag};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use std::ops::Range;
+
+/// One list item of a document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub line: u32,
+    pub check: Check,
+    /// Leading `(slug)` tag, lower-cased.
+    pub tag: Option<String>,
+    /// First paragraph as written, joined, redacted, without checkbox and tag.
+    pub text: String,
+    /// Role of the innermost enclosing heading that has one.
+    pub role: Option<Role>,
+    /// Index into `ParsedDoc::sessions` of the enclosing level-2 session heading.
+    pub session: Option<usize>,
+}
+
+/// A level-2 heading starting with the word `Session`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionHeading {
+    pub text: String,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ParsedDoc {
+    /// Entries in document order.
+    pub entries: Vec<Entry>,
+    pub sessions: Vec<SessionHeading>,
+}
+
+struct Frame {
+    start: usize,
+    text: Option<Range<usize>>,
+    collecting: bool,
+    seen_block: bool,
+    in_quote: bool,
+}
+
+struct Section {
+    level: u8,
+    role: Option<Role>,
+    session: Option<usize>,
+}
+
+/// Maps byte offsets to 1-based line numbers, moving forward incrementally.
+struct Lines<'a> {
+    src: &'a [u8],
+    offset: usize,
+    line: u32,
+}
+
+impl Lines<'_> {
+    fn line_of(&mut self, offset: usize) -> u32 {
+        if offset < self.offset {
+            self.offset = 0;
+            self.line = 1;
+        }
+        let end = offset.min(self.src.len());
+        self.line += self.src[self.offset..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u32;
+        self.offset = end;
+        self.line
+    }
+}
+
+fn is_inline(tag: &Tag<'_>) -> bool {
+    matches!(
+        tag,
+        Tag::Emphasis
+            | Tag::Strong
+            | Tag::Strikethrough
+            | Tag::Link { .. }
+            | Tag::Image { .. }
+            | Tag::Superscript
+            | Tag::Subscript
+    )
+}
+
+/// Parses one Markdown document. `src` must not start with a BOM.
+pub fn parse_document(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
+    let opts = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TABLES;
+    let mut doc = ParsedDoc::default();
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut sections: Vec<Section> = Vec::new();
+    let mut heading: Option<(u8, usize, String)> = None;
+    let mut quote_depth = 0usize;
+    let mut lines = Lines {
+        src: src.as_bytes(),
+        offset: 0,
+        line: 1,
+    };
+    let mut finished: Vec<(Frame, Option<Role>, Option<usize>)> = Vec::new();
+
+    for (event, range) in Parser::new_ext(src, opts).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                if let Some(top) = frames.last_mut() {
+                    top.collecting = false;
+                    top.seen_block = true;
+                }
+                heading = Some((level as u8, range.start, String::new()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, start, text)) = heading.take() {
+                    while sections.last().is_some_and(|s| s.level >= level) {
+                        sections.pop();
+                    }
+                    let session = if level == 2 && is_session_heading(&text) {
+                        doc.sessions.push(SessionHeading {
+                            text: text.trim().to_string(),
+                            line: lines.line_of(start),
+                        });
+                        Some(doc.sessions.len() - 1)
+                    } else if level > 2 {
+                        sections.last().and_then(|s| s.session)
+                    } else {
+                        None
+                    };
+                    sections.push(Section {
+                        level,
+                        role: headings.role(&text),
+                        session,
+                    });
+                }
+            }
+            Event::Text(t) | Event::Code(t) if heading.is_some() => {
+                if let Some((_, _, text)) = heading.as_mut() {
+                    text.push_str(&t);
+                }
+            }
+            Event::Start(Tag::Item) => {
+                frames.push(Frame {
+                    start: range.start,
+                    text: None,
+                    collecting: true,
+                    seen_block: false,
+                    in_quote: quote_depth > 0,
+                });
+            }
+            Event::End(TagEnd::Item) => {
+                if let Some(frame) = frames.pop() {
+                    let role = sections.iter().rev().find_map(|s| s.role);
+                    let session = sections.last().and_then(|s| s.session);
+                    finished.push((frame, role, session));
+                }
+            }
+            Event::Start(Tag::Paragraph) => {
+                if let Some(top) = frames.last_mut() {
+                    if top.text.is_some() || top.seen_block {
+                        top.collecting = false;
+                    }
+                    top.seen_block = true;
+                }
+            }
+            Event::End(TagEnd::Paragraph) => {
+                if let Some(top) = frames.last_mut() {
+                    top.collecting = false;
+                }
+            }
+            Event::Start(Tag::BlockQuote(_)) => {
+                quote_depth += 1;
+                block_start(&mut frames);
+            }
+            Event::End(TagEnd::BlockQuote(_)) => quote_depth = quote_depth.saturating_sub(1),
+            Event::Start(tag) if is_inline(&tag) => extend(&mut frames, range),
+            Event::Start(_) => block_start(&mut frames),
+            Event::End(
+                TagEnd::Emphasis
+                | TagEnd::Strong
+                | TagEnd::Strikethrough
+                | TagEnd::Link
+                | TagEnd::Image
+                | TagEnd::Superscript
+                | TagEnd::Subscript,
+            ) => extend(&mut frames, range),
+            Event::End(_) => {}
+            Event::Text(_)
+            | Event::Code(_)
+            | Event::InlineHtml(_)
+            | Event::InlineMath(_)
+            | Event::DisplayMath(_)
+            | Event::FootnoteReference(_)
+            | Event::SoftBreak
+            | Event::HardBreak
+            | Event::TaskListMarker(_) => extend(&mut frames, range),
+            Event::Html(_) | Event::Rule => {}
+        }
+    }
+
+    finished.sort_by_key(|(f, _, _)| f.start);
+    for (frame, role, session) in finished {
+        let Some(text_range) = frame.text else {
+            continue;
+        };
+        let joined = join_lines(&src[text_range], frame.in_quote);
+        let (check, rest) = split_checkbox(&joined);
+        let (tag, rest) = split_tag(rest);
+        let text = crate::privacy::redact(rest.trim()).trim().to_string();
+        if text.is_empty() {
+            continue;
+        }
+        doc.entries.push(Entry {
+            line: lines.line_of(frame.start),
+            check,
+            tag,
+            text,
+            role,
+            session,
+        });
+    }
+    doc
+}
+
+fn block_start(frames: &mut [Frame]) {
+    if let Some(top) = frames.last_mut() {
+        top.collecting = false;
+        top.seen_block = true;
+    }
+}
+
+fn extend(frames: &mut [Frame], range: Range<usize>) {
+    if let Some(top) = frames.last_mut()
+        && top.collecting
+    {
+        top.text = Some(match top.text.take() {
+            Some(r) => r.start.min(range.start)..r.end.max(range.end),
+            None => range,
+        });
+    }
+}
+
+/// Joins the source lines of a paragraph with single spaces, dropping
+/// continuation indentation (and `>` markers inside block quotes).
+fn join_lines(raw: &str, in_quote: bool) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for (i, line) in raw.lines().enumerate() {
+        let mut l = line.trim();
+        if i > 0 && in_quote {
+            l = l.trim_start_matches(|c: char| c == '>' || c.is_whitespace());
+        }
+        if l.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(l);
+    }
+    out
+}

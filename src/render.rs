@@ -1,0 +1,162 @@
+//! Rendering the dashboard with Tera (SPEC §5). No clock: the same report
+//! always renders to the same bytes.
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::report::Report;
+use serde::Serialize;
+use std::path::Path;
+
+/// The default template, embedded in the binary.
+pub const DEFAULT_TEMPLATE: &str = include_str!("../templates/active-status.md.tera");
+
+/// How many untagged warnings and warnings the dashboard lists by name.
+const LISTED: usize = 10;
+
+#[derive(Serialize)]
+struct Linked<'a, T: Serialize> {
+    #[serde(flatten)]
+    inner: &'a T,
+    href: String,
+}
+
+#[derive(Serialize)]
+struct Priority<'a> {
+    project: Option<&'a str>,
+    text: &'a str,
+    path: &'a str,
+    line: u32,
+    href: String,
+    tier: crate::item::Tier,
+    age_days: Option<i32>,
+    also: usize,
+}
+
+#[derive(Serialize)]
+struct OverflowCount<'a> {
+    project: Option<&'a str>,
+    count: usize,
+}
+
+/// A Markdown link destination from the dashboard to a root-relative path.
+pub fn href(output: &str, target: &str) -> String {
+    let depth = Path::new(output).components().count().saturating_sub(1);
+    let rel = format!("{}{}", "../".repeat(depth), target);
+    if rel.contains([' ', '(', ')', '<', '>']) {
+        format!("<{}>", rel.replace('<', "%3C").replace('>', "%3E"))
+    } else {
+        rel
+    }
+}
+
+/// Overflow counts per project, largest first, untagged last.
+fn overflow_counts(report: &Report) -> Vec<OverflowCount<'_>> {
+    let mut counts: std::collections::BTreeMap<Option<&str>, usize> = Default::default();
+    for item in &report.overflow {
+        *counts.entry(item.project.as_deref()).or_default() += 1;
+    }
+    let mut v: Vec<_> = counts
+        .into_iter()
+        .map(|(project, count)| OverflowCount { project, count })
+        .collect();
+    v.sort_by(|a, b| {
+        (a.project.is_none(), std::cmp::Reverse(a.count), a.project).cmp(&(
+            b.project.is_none(),
+            std::cmp::Reverse(b.count),
+            b.project,
+        ))
+    });
+    v
+}
+
+/// Loads the configured template (relative to the root) or the default.
+pub fn template_source(root: &Path, cfg: &Config) -> Result<String> {
+    match &cfg.template {
+        None => Ok(DEFAULT_TEMPLATE.to_string()),
+        Some(t) => {
+            let path = root.join(t);
+            std::fs::read_to_string(&path)
+                .map_err(|e| Error::Data(format!("template {}: cannot read: {e}", path.display())))
+        }
+    }
+}
+
+/// Renders the dashboard for `report`.
+pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
+    let out = &cfg.output;
+    let mut ctx = tera::Context::from_serialize(report)
+        .map_err(|e| Error::Data(format!("template context: {e}")))?;
+    let goals: Vec<_> = report
+        .goals
+        .iter()
+        .map(|g| Linked {
+            inner: g,
+            href: href(out, &g.path),
+        })
+        .collect();
+    let tasks: Vec<_> = report
+        .active_tasks
+        .iter()
+        .map(|t| Linked {
+            inner: t,
+            href: href(out, &t.path),
+        })
+        .collect();
+    let priorities: Vec<_> = report
+        .priorities
+        .iter()
+        .map(|p| Priority {
+            project: p.project.as_deref(),
+            text: &p.text,
+            path: &p.source.path,
+            line: p.source.line,
+            href: href(out, &p.source.path),
+            tier: p.tier,
+            age_days: p.age_days,
+            also: p.seen_in.len() - 1,
+        })
+        .collect();
+    let untagged = &report.audit.untagged_warnings;
+    let warnings = &report.audit.warnings;
+    ctx.insert("command", "active-status regen");
+    ctx.insert("goals", &goals);
+    ctx.insert("active_tasks", &tasks);
+    ctx.insert("priorities", &priorities);
+    ctx.insert("overflow_by_project", &overflow_counts(report));
+    ctx.insert("untagged_shown", &untagged[..untagged.len().min(LISTED)]);
+    ctx.insert("untagged_more", &untagged.len().saturating_sub(LISTED));
+    ctx.insert("warnings_shown", &warnings[..warnings.len().min(LISTED)]);
+    ctx.insert("warnings_more", &warnings.len().saturating_sub(LISTED));
+    let mut rendered = tera::Tera::one_off(template, &ctx, false)
+        .map_err(|e| Error::Data(format!("template: {}", tera_chain(&e))))?;
+    if !rendered.ends_with('\n') {
+        rendered.push('\n');
+    }
+    Ok(rendered)
+}
+
+fn tera_chain(e: &tera::Error) -> String {
+    let mut msg = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        src = s.source();
+    }
+    msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hrefs_are_relative_to_the_dashboard() {
+        assert_eq!(href("ACTIVE-STATUS.md", "journal/a.md"), "journal/a.md");
+        assert_eq!(href("dash/AS.md", "journal/a.md"), "../journal/a.md");
+        assert_eq!(
+            href("AS.md", "journal/my notes.md"),
+            "<journal/my notes.md>"
+        );
+    }
+}

@@ -1,0 +1,250 @@
+//! The report: the merge result shaped as SPEC §7's JSON, which is also the
+//! context the dashboard template renders.
+
+use crate::config::Config;
+use crate::item::{ActiveTask, Goal, Item, SourceKind, Tier, Warning};
+use crate::merge::{Merged, tier};
+use crate::scan::Vault;
+use jiff::civil::Date;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    pub schema: u32,
+    pub as_of: Option<Date>,
+    pub output: String,
+    pub written: bool,
+    pub changed: bool,
+    pub goals: Vec<Goal>,
+    pub priorities: Vec<ReportItem>,
+    pub overflow: Vec<ReportItem>,
+    pub active_tasks: Vec<ActiveTask>,
+    pub audit: Audit,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ReportItem {
+    pub text: String,
+    pub project: Option<String>,
+    pub tier: Tier,
+    pub source: SourceRef,
+    pub first_seen: Option<Date>,
+    pub last_seen: Option<Date>,
+    pub age_days: Option<i32>,
+    pub seen_in: Vec<Place>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SourceRef {
+    pub kind: SourceKind,
+    pub path: Arc<str>,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Place {
+    pub path: Arc<str>,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Audit {
+    pub files_scanned: usize,
+    pub sources: SourceCounts,
+    pub collected: usize,
+    pub resolved: usize,
+    pub duplicates_merged: usize,
+    pub open: usize,
+    pub shown: usize,
+    pub overflow: usize,
+    pub untagged_warnings: Vec<UntaggedWarning>,
+    pub potentially_lost: Vec<Lost>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Collected open items per source kind, in SPEC order.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct SourceCounts {
+    pub journal_next: usize,
+    pub captured: usize,
+    pub active_todos: usize,
+    pub project_todos: usize,
+    pub progress: usize,
+}
+
+impl SourceCounts {
+    pub fn add(&mut self, kind: SourceKind) {
+        let slot = match kind {
+            SourceKind::JournalNext => &mut self.journal_next,
+            SourceKind::Captured => &mut self.captured,
+            SourceKind::ActiveTodos => &mut self.active_todos,
+            SourceKind::ProjectTodos => &mut self.project_todos,
+            SourceKind::Progress => &mut self.progress,
+        };
+        *slot += 1;
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct UntaggedWarning {
+    pub path: Arc<str>,
+    pub line: u32,
+    pub text: String,
+    pub reason: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Lost {
+    pub path: Arc<str>,
+    pub line: u32,
+    pub text: String,
+    pub project: Option<String>,
+}
+
+/// Days from `from` to `to`.
+fn days_between(from: Date, to: Date) -> Option<i32> {
+    from.until(to).ok().map(|span| span.get_days())
+}
+
+/// Builds the report items of every cluster, in rank order.
+pub fn report_items(merged: &Merged, as_of: Option<Date>) -> Vec<ReportItem> {
+    merged
+        .clusters
+        .iter()
+        .map(|c| {
+            let rep = &merged.items[c.members[0]];
+            ReportItem {
+                text: rep.text.clone(),
+                project: c.project.clone(),
+                tier: tier(rep, as_of),
+                source: SourceRef {
+                    kind: rep.kind,
+                    path: rep.loc.path.clone(),
+                    line: rep.loc.line,
+                },
+                first_seen: c.first_seen,
+                last_seen: c.last_seen,
+                age_days: match (as_of, c.first_seen) {
+                    (Some(a), Some(f)) => days_between(f, a),
+                    _ => None,
+                },
+                seen_in: c
+                    .members
+                    .iter()
+                    .map(|&m| Place {
+                        path: merged.items[m].loc.path.clone(),
+                        line: merged.items[m].loc.line,
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// The latest goal per project (by date, then path and line); a project whose
+/// latest goal is checked off has no current goal.
+pub fn current_goals(goals: &[Goal]) -> Vec<Goal> {
+    let mut latest: BTreeMap<Option<String>, &Goal> = BTreeMap::new();
+    for g in goals {
+        let newer = latest
+            .get(&g.project)
+            .is_none_or(|cur| (g.date, &g.path, g.line) > (cur.date, &cur.path, cur.line));
+        if newer {
+            latest.insert(g.project.clone(), g);
+        }
+    }
+    let mut out: Vec<Goal> = latest.into_values().filter(|g| !g.done).cloned().collect();
+    out.sort_by(|a, b| (a.project.is_none(), &a.project).cmp(&(b.project.is_none(), &b.project)));
+    out
+}
+
+/// Per-kind counts and untagged warnings of the collected items, taken
+/// before the merge consumes them.
+pub fn collected_stats(items: &[Item]) -> (SourceCounts, Vec<UntaggedWarning>) {
+    let mut sources = SourceCounts::default();
+    let mut untagged = Vec::new();
+    for i in items {
+        sources.add(i.kind);
+        if let Some(r) = i.untagged {
+            untagged.push(UntaggedWarning {
+                path: i.loc.path.clone(),
+                line: i.loc.line,
+                text: i.text.clone(),
+                reason: r.as_str(),
+            });
+        }
+    }
+    (sources, untagged)
+}
+
+/// Everything one run derives from the vault.
+#[derive(Debug)]
+pub struct Analysis {
+    pub vault: Vault,
+    pub merged: Merged,
+    pub sources: SourceCounts,
+    pub untagged: Vec<UntaggedWarning>,
+}
+
+/// Scans and merges the vault at `root`.
+pub fn analyze(root: &std::path::Path, cfg: &Config) -> crate::error::Result<Analysis> {
+    let mut vault = crate::scan::scan_vault(root, cfg)?;
+    let items = std::mem::take(&mut vault.items);
+    let (sources, untagged) = collected_stats(&items);
+    let merged = crate::merge::merge(items, &vault.signals, vault.as_of, cfg.dedup_threshold);
+    Ok(Analysis {
+        vault,
+        merged,
+        sources,
+        untagged,
+    })
+}
+
+/// Assembles the whole report. `written`/`changed` are filled in by the caller.
+pub fn build(analysis: &Analysis, cfg: &Config) -> Report {
+    let Analysis {
+        vault,
+        merged,
+        sources,
+        untagged,
+    } = analysis;
+    let mut all = report_items(merged, vault.as_of);
+    let overflow = all.split_off(cfg.cap.min(all.len()));
+    let potentially_lost = vault
+        .skips
+        .iter()
+        .filter(|s| s.date.is_some() && s.date == vault.as_of)
+        .map(|s| Lost {
+            path: s.loc.path.clone(),
+            line: s.loc.line,
+            text: s.text.clone(),
+            project: s.project.clone(),
+        })
+        .collect();
+    Report {
+        schema: 1,
+        as_of: vault.as_of,
+        output: cfg.output.clone(),
+        written: false,
+        changed: false,
+        goals: current_goals(&vault.goals),
+        audit: Audit {
+            files_scanned: vault.files_scanned,
+            sources: *sources,
+            collected: merged.collected,
+            resolved: merged.resolved,
+            duplicates_merged: merged.duplicates_merged,
+            open: merged.clusters.len(),
+            shown: all.len(),
+            overflow: overflow.len(),
+            untagged_warnings: untagged.clone(),
+            potentially_lost,
+            warnings: vault.warnings.clone(),
+        },
+        priorities: all,
+        overflow,
+        active_tasks: vault.active_tasks.clone(),
+    }
+}

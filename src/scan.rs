@@ -1,0 +1,65 @@
+//! Scanning a whole vault: discovery, then every file parsed (in parallel),
+//! gathered in path order so the result never depends on thread timing.
+
+use crate::config::Config;
+use crate::discover::{Discovery, FileRole, discover};
+use crate::error::Result;
+use crate::item::{ActiveTask, Goal, Item, Signal, SkipRecord, Warning};
+use crate::parse::HeadingMatcher;
+use crate::sources::{FileScan, scan_file};
+use jiff::civil::Date;
+use rayon::prelude::*;
+use std::path::Path;
+
+/// Everything the merge and the report need from the vault.
+#[derive(Debug, Default)]
+pub struct Vault {
+    pub items: Vec<Item>,
+    pub signals: Vec<Signal>,
+    pub goals: Vec<Goal>,
+    pub skips: Vec<SkipRecord>,
+    pub active_tasks: Vec<ActiveTask>,
+    pub warnings: Vec<Warning>,
+    pub projects: Vec<String>,
+    pub files_scanned: usize,
+    /// Latest date among journal and inbox files.
+    pub as_of: Option<Date>,
+}
+
+/// Scans the vault at `root`.
+pub fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
+    let Discovery {
+        files,
+        projects,
+        warnings,
+    } = discover(root, cfg)?;
+    let headings = HeadingMatcher::from_config(cfg);
+    let scans: Vec<FileScan> = files
+        .par_iter()
+        .map(|f| scan_file(f, &headings, &projects))
+        .collect::<Result<_>>()?;
+    let as_of = files
+        .iter()
+        .filter_map(|f| match f.role {
+            FileRole::Journal { date } => Some(date),
+            FileRole::Inbox { date } => date,
+            _ => None,
+        })
+        .max();
+    let mut vault = Vault {
+        warnings,
+        projects,
+        files_scanned: files.len(),
+        as_of,
+        ..Vault::default()
+    };
+    for scan in scans {
+        vault.items.extend(scan.items);
+        vault.signals.extend(scan.signals);
+        vault.goals.extend(scan.goals);
+        vault.skips.extend(scan.skips);
+        vault.active_tasks.extend(scan.active);
+        vault.warnings.extend(scan.warnings);
+    }
+    Ok(vault)
+}
