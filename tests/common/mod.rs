@@ -1,0 +1,121 @@
+//! A small builder for fixture vaults, in the spirit of just's test helpers:
+//! each test writes exactly the files it needs into a fresh temporary vault
+//! and runs the real binary against it.
+
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+pub struct Vault {
+    dir: TempDir,
+    home: TempDir,
+}
+
+impl Default for Vault {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Vault {
+    /// An empty vault (with `.agents/`, so discovery finds it).
+    pub fn new() -> Self {
+        let dir = tempfile::Builder::new().prefix("vault-").tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join(".agents")).expect("mkdir .agents");
+        let home = tempfile::Builder::new().prefix("home-").tempdir().expect("tempdir");
+        Vault { dir, home }
+    }
+
+    /// Adds (or replaces) a file; parent folders are created.
+    pub fn file(self, rel: &str, content: impl AsRef<[u8]>) -> Self {
+        self.write(rel, content);
+        self
+    }
+
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
+        let path = self.dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, content).expect("write fixture file");
+    }
+
+    /// Creates an empty project folder (a known project).
+    pub fn project(self, name: &str) -> Self {
+        std::fs::create_dir_all(self.dir.path().join("projects").join(name)).expect("mkdir project");
+        self
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn join(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.join(rel)).expect("read vault file")
+    }
+
+    pub fn exists(&self, rel: &str) -> bool {
+        self.join(rel).exists()
+    }
+
+    /// The binary, pointed at this vault, with a clean environment: no user
+    /// config, no ACTIVE_STATUS_* variables from the caller.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = bare_cmd();
+        cmd.env("XDG_CONFIG_HOME", self.home.path())
+            .env("HOME", self.home.path())
+            .arg("--root")
+            .arg(self.dir.path());
+        cmd
+    }
+
+    /// Runs `audit --format json` and parses the report.
+    pub fn report(&self) -> Value {
+        self.json(&["audit", "--format", "json"])
+    }
+
+    /// Runs a command that must succeed and print JSON.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let out = self.cmd().args(args).output().expect("run binary");
+        assert!(
+            out.status.success(),
+            "{args:?} failed with {:?}\nstderr: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!("invalid JSON from {args:?}: {e}\n{}", String::from_utf8_lossy(&out.stdout))
+        })
+    }
+
+    /// The texts of every open cluster (`list --format json`), in rank order.
+    pub fn open_texts(&self) -> Vec<String> {
+        texts(&self.json(&["list", "--format", "json"])["items"])
+    }
+}
+
+/// The binary with every ACTIVE_STATUS_* variable of the caller removed.
+pub fn bare_cmd() -> Command {
+    let mut cmd = Command::cargo_bin("active-status").expect("binary built");
+    for (k, _) in std::env::vars() {
+        if k.starts_with("ACTIVE_STATUS_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd
+}
+
+/// The `text` fields of a JSON array of items.
+pub fn texts(items: &Value) -> Vec<String> {
+    items
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|i| i["text"].as_str().expect("text").to_string())
+        .collect()
+}
