@@ -58,6 +58,88 @@ pub enum Command {
     /// Print the effective configuration, each value with where it came from
     #[command(after_help = "Example:\n  active-status config")]
     Config,
+    /// Find follow-up candidates in a Claude Code / Codex transcript or a text file
+    #[command(
+        after_help = "Examples:\n  active-status extract --transcript ~/.claude/projects/x/session.jsonl\n  active-status extract --transcript notes.txt --format json | jq '.candidates[] | select(.persisted | not)'"
+    )]
+    Extract(ExtractArgs),
+    /// Persist follow-ups into the journal, a project, an active task, or record a skip or goal
+    #[command(
+        after_help = "Examples:\n  active-status route --to project --project wrap-cli add lock timeout\n  active-status route --to journal --project wrap-cli --regen \"retry flaky test\"\n  active-status route --to skip \"rewrite in Go\"\n  echo '[{\"text\":\"x\",\"to\":\"active\",\"project\":\"p\",\"task\":\"t\"}]' | active-status route --from -"
+    )]
+    Route(RouteArgs),
+    /// Claude Code / Codex hook adapters (read the hook JSON on stdin, never fail)
+    #[command(
+        after_help = "Examples:\n  echo '{\"cwd\":\".\",\"source\":\"startup\"}' | active-status hook session-start\n  active-status init --claude   # prints the settings.json hooks block"
+    )]
+    Hook(HookArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// Transcript file: Claude Code JSONL, Codex JSONL or plain text
+    #[arg(long, value_name = "FILE")]
+    pub transcript: PathBuf,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct RouteArgs {
+    /// Destination
+    #[arg(
+        long,
+        value_enum,
+        required_unless_present = "from",
+        conflicts_with = "from"
+    )]
+    pub to: Option<crate::route::Dest>,
+    /// Project slug (required for --to project and --to active)
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+    /// Task slug (required for --to active)
+    #[arg(long, value_name = "T")]
+    pub task: Option<String>,
+    /// Journal date YYYY-MM-DD (default: today, local time)
+    #[arg(long, value_name = "D")]
+    pub date: Option<String>,
+    /// Regenerate the dashboard while still holding the lock
+    #[arg(long)]
+    pub regen: bool,
+    /// Read a JSON array of {"text","to","project","task"} from FILE or - (stdin)
+    #[arg(long, value_name = "FILE|-")]
+    pub from: Option<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Seconds to wait for the lock (default: lock.timeout_secs, 30)
+    #[arg(long, value_name = "SECS")]
+    pub lock_timeout: Option<f64>,
+    /// Fail at once (exit 75) when another run holds the lock
+    #[arg(long)]
+    pub no_wait: bool,
+    /// The follow-up text (words are joined with spaces)
+    #[arg(
+        value_name = "TEXT",
+        required_unless_present = "from",
+        conflicts_with = "from"
+    )]
+    pub text: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    #[command(subcommand)]
+    pub event: HookEvent,
+}
+
+#[derive(Debug, Subcommand, Clone, Copy)]
+pub enum HookEvent {
+    /// Print a compact summary as SessionStart additionalContext
+    SessionStart,
+    /// Capture the transcript's orphan follow-ups into .agents/inbox/
+    PreCompact,
 }
 
 #[derive(Debug, Args)]

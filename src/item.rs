@@ -98,6 +98,7 @@ pub struct Signal {
     pub norm: String,
     pub project: Option<String>,
     pub date: Option<Date>,
+    pub loc: Location,
 }
 
 /// A goal item from a journal Goal section.

@@ -153,6 +153,7 @@ fn apply_rules(
                 norm: normalize(&entry.text),
                 project: project.clone(),
                 date,
+                loc: loc.clone(),
             });
         } else if collects && !done {
             scan.items.push(Item {

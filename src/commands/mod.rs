@@ -2,8 +2,11 @@
 //! between the command line and the library modules.
 
 mod config_cmd;
+mod extract;
+mod hook;
 mod list;
 mod regen;
+mod route;
 
 use crate::cli::{Cli, Command};
 use crate::config::{Config, Overrides};
@@ -23,6 +26,10 @@ impl Ctx {
         let cwd = std::env::current_dir()
             .map_err(|e| Error::Usage(format!("cannot read the working directory: {e}")))?;
         let root = crate::discover::find_root(cli.root.as_deref(), &cwd)?;
+        Self::for_root(cli, root, lock_timeout)
+    }
+
+    pub fn for_root(cli: &Cli, root: PathBuf, lock_timeout: Option<f64>) -> Result<Ctx> {
         let overrides = Overrides {
             config_file: cli.config.clone(),
             lock_timeout_secs: lock_timeout,
@@ -56,6 +63,15 @@ pub fn run(cli: Cli) -> Result<i32> {
             let ctx = Ctx::load(&cli, None)?;
             config_cmd::show(&ctx)
         }
+        Command::Extract(args) => {
+            let ctx = Ctx::load(&cli, None)?;
+            extract::extract(&ctx, args)
+        }
+        Command::Route(args) => {
+            let ctx = Ctx::load(&cli, args.lock_timeout)?;
+            route::route(&ctx, args)
+        }
+        Command::Hook(args) => hook::hook(&cli, args.event),
     }
 }
 

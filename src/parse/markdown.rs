@@ -28,11 +28,24 @@ pub struct SessionHeading {
     pub line: u32,
 }
 
+/// Any heading, with the role it gives its section.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadingInfo {
+    pub level: u8,
+    pub text: String,
+    pub line: u32,
+    pub role: Option<Role>,
+    /// Index into `ParsedDoc::sessions` when this is a session heading.
+    pub session: Option<usize>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ParsedDoc {
     /// Entries in document order.
     pub entries: Vec<Entry>,
     pub sessions: Vec<SessionHeading>,
+    /// Every heading in document order.
+    pub headings: Vec<HeadingInfo>,
 }
 
 struct Frame {
@@ -127,9 +140,18 @@ pub fn parse_document(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
                     } else {
                         None
                     };
+                    let role = headings.role(&text);
+                    let own_session = (level == 2).then_some(session).flatten();
+                    doc.headings.push(HeadingInfo {
+                        level,
+                        text: text.trim().to_string(),
+                        line: lines.line_of(start),
+                        role,
+                        session: own_session,
+                    });
                     sections.push(Section {
                         level,
-                        role: headings.role(&text),
+                        role,
                         session,
                     });
                 }

@@ -8,7 +8,7 @@ mod headings;
 mod markdown;
 
 pub use headings::{HeadingMatcher, Role, SessionProject, session_project};
-pub use markdown::{Entry, ParsedDoc, parse_document};
+pub use markdown::{Entry, HeadingInfo, ParsedDoc, SessionHeading, parse_document};
 
 /// The state of an item's checkbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,109 @@
+//! `route`: validate every entry, then write them all under the lock.
+
+use super::{Ctx, print_json};
+use crate::cli::{Format, RouteArgs};
+use crate::error::{Error, Result, exit};
+use crate::lock::{LockOptions, with_lock};
+use crate::route::{RouteEntry, RouteResult, Status, apply, dest_name, validate};
+use std::io::Read;
+use std::time::Duration;
+
+fn read_entries(from: &str) -> Result<Vec<RouteEntry>> {
+    let raw = if from == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| Error::Data(format!("route --from -: cannot read stdin: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(from).map_err(|e| Error::read(from, e))?
+    };
+    serde_json::from_str(&raw).map_err(|e| {
+        Error::Data(format!(
+            "route --from {from}: line {}: {e}; expected a JSON array of {{\"text\", \"to\", \"project\", \"task\"}}; nothing was written",
+            e.line()
+        ))
+    })
+}
+
+pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
+    let today = jiff::Zoned::now().date();
+    let default_date = match &args.date {
+        Some(d) => d
+            .parse()
+            .map_err(|e| Error::Data(format!("--date {d:?}: {e}; expected YYYY-MM-DD")))?,
+        None => today,
+    };
+    let entries = match (&args.from, args.to) {
+        (Some(from), _) => read_entries(from)?,
+        (None, Some(to)) => vec![RouteEntry {
+            text: args.text.join(" "),
+            to,
+            project: args.project.clone(),
+            task: args.task.clone(),
+            date: None,
+        }],
+        (None, None) => {
+            return Err(Error::Usage(
+                "route needs --to and TEXT, or --from FILE|-".into(),
+            ));
+        }
+    };
+    let checked = validate(&entries, default_date)?;
+    let opts = LockOptions {
+        path: ctx.root.join(&ctx.cfg.lock_path),
+        timeout: Duration::from_secs_f64(ctx.cfg.lock_timeout_secs),
+        no_wait: args.no_wait,
+        announce: !ctx.quiet,
+    };
+    let template = if args.regen {
+        Some(crate::render::template_source(&ctx.root, &ctx.cfg)?)
+    } else {
+        None
+    };
+    let (results, report) = with_lock(&opts, || {
+        let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
+        let results = checked
+            .iter()
+            .map(|e| apply(&ctx.root, &ctx.cfg, &known, e))
+            .collect::<Result<Vec<RouteResult>>>()?;
+        let report = match &template {
+            Some(t) => Some(super::regen::regen_locked(ctx, t)?),
+            None => None,
+        };
+        Ok((results, report))
+    })?;
+    match args.format {
+        Format::Json => print_json(&results)?,
+        Format::Text if !ctx.quiet => {
+            for r in &results {
+                let status = match r.status {
+                    Status::Added => "added",
+                    Status::AlreadyPresent => "already present",
+                };
+                println!(
+                    "{status}: {}:{} ({}) {}",
+                    r.path,
+                    r.line,
+                    dest_name(r.to),
+                    r.text
+                );
+            }
+        }
+        Format::Text => {}
+    }
+    if let Some(report) = report
+        && !ctx.quiet
+    {
+        let status = if report.written {
+            "written"
+        } else {
+            "unchanged"
+        };
+        eprintln!(
+            "{}: {status} ({} open, {} shown)",
+            report.output, report.audit.open, report.audit.shown
+        );
+    }
+    Ok(exit::OK)
+}

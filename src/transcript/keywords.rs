@@ -1,0 +1,382 @@
+//! Line-level analysis shared by every transcript format: keyword matching,
+//! candidate text, list markers, fenced code tracking and goal detection.
+
+/// One configured keyword, prepared for matching.
+struct Keyword {
+    /// The keyword as configured (trimmed); reported in candidates.
+    name: String,
+    /// What is searched for: ASCII-lowercased for ASCII keywords.
+    needle: String,
+    /// ASCII keywords match case-insensitively on word boundaries.
+    ascii: bool,
+    /// Check a word boundary before / after the match.
+    left: bool,
+    right: bool,
+}
+
+/// A keyword occurrence in a line (byte offsets into that line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hit {
+    pub(crate) index: usize,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
+/// The configured keyword set.
+pub(crate) struct Matcher {
+    keywords: Vec<Keyword>,
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+impl Matcher {
+    /// Blank keywords are dropped; surrounding whitespace is trimmed.
+    pub(crate) fn new(keywords: &[String]) -> Self {
+        let keywords = keywords
+            .iter()
+            .map(|k| k.trim())
+            .filter(|k| !k.is_empty())
+            .map(|k| {
+                let ascii = k.is_ascii();
+                let alnum = |c: Option<char>| ascii && c.is_some_and(|c| c.is_ascii_alphanumeric());
+                let needle = if ascii {
+                    k.to_ascii_lowercase()
+                } else {
+                    k.to_string()
+                };
+                let (left, right) = (alnum(k.chars().next()), alnum(k.chars().next_back()));
+                let name = k.to_string();
+                Keyword {
+                    name,
+                    needle,
+                    ascii,
+                    left,
+                    right,
+                }
+            })
+            .collect();
+        Matcher { keywords }
+    }
+
+    /// The configured name of keyword `index` (from a [`Hit`]).
+    pub(crate) fn name(&self, index: usize) -> &str {
+        self.keywords.get(index).map_or("", |k| k.name.as_str())
+    }
+
+    /// The earliest keyword occurrence in `line`; ties go to the longest keyword.
+    pub(crate) fn find(&self, line: &str) -> Option<Hit> {
+        let lower = line.to_ascii_lowercase();
+        let mut best: Option<Hit> = None;
+        for (index, kw) in self.keywords.iter().enumerate() {
+            let hay = if kw.ascii { lower.as_str() } else { line };
+            let mut from = 0;
+            while let Some(pos) = hay.get(from..).and_then(|h| h.find(kw.needle.as_str())) {
+                let start = from + pos;
+                let end = start + kw.needle.len();
+                if best.is_some_and(|b| start > b.start) {
+                    break;
+                }
+                let before = line.get(..start).and_then(|s| s.chars().next_back());
+                let after = line.get(end..).and_then(|s| s.chars().next());
+                let left_ok = !kw.left || !before.is_some_and(is_word);
+                let right_ok = !kw.right || !after.is_some_and(is_word);
+                if left_ok && right_ok {
+                    // Here `start <= b.start`: earlier wins, then longer.
+                    if best.is_none_or(|b| start < b.start || end - start > b.end - b.start) {
+                        best = Some(Hit { index, start, end });
+                    }
+                    break;
+                }
+                // ASCII needles start with an ASCII byte, so `start + 1` is a char boundary.
+                from = start + 1;
+            }
+        }
+        best
+    }
+}
+
+/// The text a keyword line contributes.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Text {
+    /// The keyword ends with / is followed by `:`: what follows the colon, trimmed.
+    Colon(String),
+    /// The whole line without quote, list and checkbox markers.
+    Whole(String),
+}
+
+/// Candidate text for a keyword hit. Besides spaces, Markdown emphasis closers
+/// (`*`, `_`) may sit between the keyword and its colon (`**Next session**: x`),
+/// and a closer right after the colon is dropped (`**TODO:** x` gives `x`).
+pub(crate) fn candidate_text(line: &str, hit: &Hit, keyword: &str) -> Text {
+    let after = line.get(hit.end..).unwrap_or("");
+    let rest = if keyword.ends_with(':') {
+        Some(after)
+    } else {
+        after
+            .trim_start_matches([' ', '\t', '*', '_'])
+            .strip_prefix(':')
+    };
+    match rest {
+        Some(rest) => {
+            let rest = rest.trim_start();
+            let closer = rest.trim_start_matches(['*', '_']);
+            let rest = if closer.len() < rest.len()
+                && (closer.is_empty() || closer.starts_with(char::is_whitespace))
+            {
+                closer
+            } else {
+                rest
+            };
+            Text::Colon(rest.trim().to_string())
+        }
+        None => Text::Whole(strip_decorations(line).to_string()),
+    }
+}
+
+/// Removes leading `>` quote markers.
+fn strip_quotes(line: &str) -> &str {
+    let mut s = line.trim_start();
+    while let Some(r) = s.strip_prefix('>') {
+        s = r.trim_start();
+    }
+    s
+}
+
+/// After quote markers: the body of a list item (`-`, `*`, `+`, `1.`, `1)`), if the line is one.
+pub(crate) fn list_item_body(line: &str) -> Option<&str> {
+    let s = strip_quotes(line);
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let marker = if digits == 0 {
+        usize::from(s.starts_with(['-', '*', '+']))
+    } else if digits <= 9 && s[digits..].starts_with(['.', ')']) {
+        digits + 1
+    } else {
+        0
+    };
+    if marker == 0 {
+        return None;
+    }
+    let rest = &s[marker..];
+    (rest.is_empty() || rest.starts_with(char::is_whitespace)).then(|| rest.trim_start())
+}
+
+/// Removes a leading task checkbox (`[ ]`, `[x]`, `[X]`).
+pub(crate) fn strip_checkbox(s: &str) -> &str {
+    for b in ["[ ]", "[x]", "[X]"] {
+        if let Some(r) = s.strip_prefix(b)
+            && (r.is_empty() || r.starts_with(char::is_whitespace))
+        {
+            return r.trim_start();
+        }
+    }
+    s
+}
+
+/// The line trimmed, without leading quote markers, list marker and checkbox.
+pub(crate) fn strip_decorations(line: &str) -> &str {
+    let s = strip_quotes(line);
+    let s = list_item_body(s).unwrap_or(s);
+    strip_checkbox(s).trim()
+}
+
+/// Fenced code tracking (```` ``` ```` / `~~~`, up to 3 spaces of indent).
+#[derive(Debug, Default)]
+pub(crate) struct Fence {
+    open: Option<(u8, usize)>,
+}
+
+/// `(fence char, run length, rest of line)` when the line is a fence line.
+fn parse_fence(line: &str) -> Option<(u8, usize, &str)> {
+    let indent = line.bytes().take_while(|&b| b == b' ').count();
+    if indent > 3 {
+        return None;
+    }
+    let s = &line[indent..];
+    let ch = *s.as_bytes().first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let run = s.bytes().take_while(|&b| b == ch).count();
+    (run >= 3).then(|| (ch, run, &s[run..]))
+}
+
+impl Fence {
+    /// Feeds a line; true when it belongs to a fenced block (fence lines included).
+    pub(crate) fn is_code(&mut self, line: &str) -> bool {
+        let fence = parse_fence(line);
+        match (self.open, fence) {
+            (Some((ch, len)), Some((c, run, rest)))
+                if c == ch && run >= len && rest.trim().is_empty() =>
+            {
+                self.open = None;
+                true
+            }
+            (Some(_), _) => true,
+            // A backtick fence's info string may not contain backticks (CommonMark).
+            (None, Some((c, run, rest))) if !(c == b'`' && rest.contains('`')) => {
+                self.open = Some((c, run));
+                true
+            }
+            (None, _) => false,
+        }
+    }
+
+    pub(crate) fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+}
+
+fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
+}
+
+/// The goal stated by a user message's first line: `/goal X`, `goal: X`, `objective: X`.
+pub(crate) fn goal_text(first_line: &str) -> Option<String> {
+    let t = first_line.trim_start();
+    let rest = if let Some(r) = t.strip_prefix("/goal") {
+        if !r.starts_with(char::is_whitespace) {
+            return None;
+        }
+        r
+    } else {
+        strip_prefix_ci(t, "goal:").or_else(|| strip_prefix_ci(t, "objective:"))?
+    };
+    let rest = rest.trim();
+    (!rest.is_empty()).then(|| rest.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(kws: &[&str]) -> Matcher {
+        Matcher::new(&kws.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    fn found<'a>(m: &'a Matcher, line: &str) -> Option<&'a str> {
+        m.find(line).map(|h| m.name(h.index))
+    }
+
+    #[test]
+    fn word_boundaries() {
+        let k = m(&["defer", "TODO:", "follow-up"]);
+        assert_eq!(found(&k, "we deferred it"), None);
+        assert_eq!(found(&k, "undefer it"), None);
+        assert_eq!(found(&k, "Defer the refactor"), Some("defer"));
+        assert_eq!(found(&k, "let's defer."), Some("defer"));
+        assert_eq!(found(&k, "todo: x"), Some("TODO:"));
+        assert_eq!(found(&k, "mytodo: x"), None);
+        assert_eq!(found(&k, "a FOLLOW-UP item"), Some("follow-up"));
+        assert_eq!(found(&k, "deferred, then defer"), Some("defer"));
+    }
+
+    #[test]
+    fn earliest_then_longest() {
+        let k = m(&["follow up", "defer", "follow up on"]);
+        let line = "defer it; follow up later";
+        assert_eq!(found(&k, line), Some("defer"));
+        assert_eq!(found(&k, "follow up on this, defer"), Some("follow up on"));
+    }
+
+    #[test]
+    fn korean_substring() {
+        let k = m(&["다음 세션", "미루", "next session"]);
+        assert_eq!(found(&k, "다음 세션에 테스트 추가"), Some("다음 세션"));
+        assert_eq!(found(&k, "이건 미루자"), Some("미루"));
+        assert_eq!(found(&k, "nothing here"), None);
+    }
+
+    #[test]
+    fn blank_keywords_ignored() {
+        let k = m(&["", "  ", " defer "]);
+        assert_eq!(found(&k, "x"), None);
+        assert_eq!(found(&k, "defer x"), Some("defer"));
+    }
+
+    #[test]
+    fn colon_and_whole_forms() {
+        let k = m(&["next session", "TODO:", "defer"]);
+        let t = |line: &str| {
+            let h = k.find(line).expect("hit");
+            candidate_text(line, &h, k.name(h.index))
+        };
+        assert_eq!(
+            t("Next session: add tests "),
+            Text::Colon("add tests".into())
+        );
+        assert_eq!(
+            t("- TODO: wire the CLI"),
+            Text::Colon("wire the CLI".into())
+        );
+        assert_eq!(t("Next session :"), Text::Colon(String::new()));
+        assert_eq!(
+            t("**Next session:** ship it"),
+            Text::Colon("ship it".into())
+        );
+        assert_eq!(
+            t("**Next session**: ship it"),
+            Text::Colon("ship it".into())
+        );
+        assert_eq!(t("TODO: **bold** x"), Text::Colon("**bold** x".into()));
+        assert_eq!(
+            t("  - [ ] Defer the refactor "),
+            Text::Whole("Defer the refactor".into())
+        );
+        assert_eq!(t("> 2) defer parsing"), Text::Whole("defer parsing".into()));
+        assert_eq!(
+            t("In the next session we fix it"),
+            Text::Whole("In the next session we fix it".into())
+        );
+    }
+
+    #[test]
+    fn list_items() {
+        assert_eq!(list_item_body("- a"), Some("a"));
+        assert_eq!(list_item_body("  * [ ] b"), Some("[ ] b"));
+        assert_eq!(list_item_body("12. c"), Some("c"));
+        assert_eq!(list_item_body("3) d"), Some("d"));
+        assert_eq!(list_item_body("-"), Some(""));
+        assert_eq!(list_item_body("**bold**"), None);
+        assert_eq!(list_item_body("-x"), None);
+        assert_eq!(list_item_body("2024. no"), Some("no"));
+        assert_eq!(list_item_body("1234567890. no"), None);
+        assert_eq!(list_item_body("plain"), None);
+        assert_eq!(strip_decorations(">> - [x] done"), "done");
+        assert_eq!(strip_checkbox("[x]"), "");
+    }
+
+    #[test]
+    fn fences() {
+        let mut f = Fence::default();
+        assert!(!f.is_code("text"));
+        assert!(f.is_code("```rust"));
+        assert!(f.is_code("TODO: inside"));
+        assert!(f.is_code("~~~"));
+        assert!(f.is_code("``"));
+        assert!(f.is_code("```"));
+        assert!(!f.is_open());
+        assert!(!f.is_code("after"));
+        assert!(f.is_code("   ~~~~"));
+        assert!(f.is_code("~~~ not a closer"));
+        assert!(f.is_code("~~~"));
+        assert!(f.is_code("~~~~~"));
+        assert!(!f.is_code("x"));
+        assert!(!f.is_code("    ```"));
+        assert!(!f.is_code("```inline``` code"));
+    }
+
+    #[test]
+    fn goals() {
+        assert_eq!(goal_text("/goal ship v1 "), Some("ship v1".into()));
+        assert_eq!(goal_text("  GOAL: parse all"), Some("parse all".into()));
+        assert_eq!(goal_text("Objective: be fast"), Some("be fast".into()));
+        assert_eq!(goal_text("/goals x"), None);
+        assert_eq!(goal_text("/goal "), None);
+        assert_eq!(goal_text("the goal: x"), None);
+        assert_eq!(goal_text("목표"), None);
+    }
+}
