@@ -73,6 +73,37 @@ pub enum Command {
         after_help = "Examples:\n  echo '{\"cwd\":\".\",\"source\":\"startup\"}' | active-status hook session-start\n  active-status init --claude   # prints the settings.json hooks block"
     )]
     Hook(HookArgs),
+    /// Write the vault config and lock folder; optionally git hooks and agent setup
+    #[command(
+        after_help = "Examples:\n  active-status init\n  active-status init --git-hooks     # regenerate on commit/merge/rebase/checkout, never conflict\n  active-status init --claude        # /wrap skill + settings.json hooks block"
+    )]
+    Init(InitArgs),
+    /// Print a shell completion script
+    #[command(
+        after_help = "Example:\n  active-status completions bash > ~/.local/share/bash-completion/completions/active-status"
+    )]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff)
+    #[command(
+        after_help = "Example:\n  active-status man > ~/.local/share/man/man1/active-status.1"
+    )]
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Install git hooks (pre-commit, post-merge, post-rewrite, post-checkout) and a merge rule
+    #[arg(long)]
+    pub git_hooks: bool,
+    /// Write a /wrap skill for Claude Code and print the settings.json hooks block
+    #[arg(long)]
+    pub claude: bool,
+    /// Write a /wrap skill for Codex and print its hooks configuration
+    #[arg(long)]
+    pub codex: bool,
 }
 
 #[derive(Debug, Args)]

@@ -4,6 +4,7 @@
 mod config_cmd;
 mod extract;
 mod hook;
+mod init;
 mod list;
 mod regen;
 mod route;
@@ -72,6 +73,25 @@ pub fn run(cli: Cli) -> Result<i32> {
             route::route(&ctx, args)
         }
         Command::Hook(args) => hook::hook(&cli, args.event),
+        Command::Init(args) => {
+            let root = cli
+                .root
+                .clone()
+                .or_else(|| std::env::var_os("ACTIVE_STATUS_ROOT").map(PathBuf::from));
+            init::init(root, &cli, args)
+        }
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(*shell, &mut cmd, "active-status", &mut std::io::stdout());
+            Ok(crate::error::exit::OK)
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            clap_mangen::Man::new(cmd)
+                .render(&mut std::io::stdout())
+                .map_err(|e| Error::write("stdout", e))?;
+            Ok(crate::error::exit::OK)
+        }
     }
 }
 
