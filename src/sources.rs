@@ -58,13 +58,19 @@ fn memchr_nul(bytes: &[u8]) -> bool {
     bytes.contains(&0)
 }
 
-/// The `<!-- project: slug -->` marker of an inbox file.
+/// The `<!-- project: slug -->` marker of an inbox file (the first one).
 fn inbox_project(text: &str) -> Option<String> {
-    let start = text.find("<!--")?;
-    let body = &text[start + 4..];
-    let body = &body[..body.find("-->")?];
-    let slug = body.trim().strip_prefix("project:")?.trim();
-    crate::item::is_slug(slug).then(|| slug.to_ascii_lowercase())
+    let mut rest = text;
+    while let Some(start) = rest.find("<!--") {
+        let body = &rest[start + 4..];
+        let end = body.find("-->")?;
+        if let Some(slug) = body[..end].trim().strip_prefix("project:") {
+            let slug = slug.trim();
+            return crate::item::is_slug(slug).then(|| slug.to_ascii_lowercase());
+        }
+        rest = &body[end + 3..];
+    }
+    None
 }
 
 /// Reads and scans one file.
@@ -220,6 +226,10 @@ mod tests {
             Some("wrap-cli".into())
         );
         assert_eq!(inbox_project("<!-- other -->"), None);
+        assert_eq!(
+            inbox_project("<!-- a -->\n<!-- project: kb -->"),
+            Some("kb".into())
+        );
         assert_eq!(inbox_project("none"), None);
     }
 }
