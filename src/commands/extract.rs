@@ -84,11 +84,11 @@ impl Persisted {
         let norm = normalize(text);
         let q = Key::new(&norm);
         let mut best: Option<&Place> = None;
-        index.candidates(None, q.len, threshold, |ids| {
-            for &id in ids {
-                let place = &self.places[id as usize];
+        index.candidates(None, q.len, threshold, |slots| {
+            for slot in slots {
+                let place = &self.places[slot.id as usize];
                 if best.is_none_or(|b| (&place.path, place.line) < (&b.path, b.line))
-                    && similar(&q, &keys[id as usize], threshold)
+                    && similar(&q, &keys[slot.id as usize], threshold)
                 {
                     best = Some(place);
                 }
@@ -112,7 +112,7 @@ pub fn extract_report(ctx: &Ctx, path: &std::path::Path, shown_path: &str) -> Re
     let keys: Vec<Key<'_>> = persisted.norms.iter().map(|n| Key::new(n)).collect();
     let mut index = SimIndex::default();
     for (id, k) in keys.iter().enumerate() {
-        index.insert(None, k.len, id as u32);
+        index.insert(None, k, id as u32);
     }
     let candidates: Vec<CandidateOut> = candidates
         .into_iter()

@@ -1,113 +1,86 @@
 //! A similarity index: finds texts within `threshold` of a query without
 //! comparing against everything. Entries are grouped by project and bucketed
 //! by character count; only buckets inside the length window the threshold
-//! allows are visited, and a bag-distance bound (a cheap lower bound on the
-//! Levenshtein distance) discards most candidates before the real comparison.
+//! allows are visited. Each bucket stores the entries' bigram masks inline,
+//! so the first (and most selective) bound is checked on contiguous memory
+//! before any text is touched.
 
-use crate::normalize::similarity;
+use super::similar::{Bigrams, Key};
 use std::collections::{BTreeMap, HashMap};
 
-const SIG_BUCKETS: usize = 32;
-
-/// A character histogram folded into 32 buckets.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Signature([u16; SIG_BUCKETS]);
-
-impl Signature {
-    pub fn of(text: &str) -> (Signature, usize) {
-        let mut sig = [0u16; SIG_BUCKETS];
-        let mut n = 0;
-        for c in text.chars() {
-            let slot = &mut sig[(c as u32 as usize) % SIG_BUCKETS];
-            *slot = slot.saturating_add(1);
-            n += 1;
-        }
-        (Signature(sig), n)
-    }
-
-    /// Bag distance over the folded histogram: never more than the
-    /// Levenshtein distance of the two texts.
-    fn bag_distance(&self, other: &Signature) -> u32 {
-        let (mut more, mut less) = (0u32, 0u32);
-        for (a, b) in self.0.iter().zip(other.0.iter()) {
-            if a > b {
-                more += u32::from(a - b);
-            } else {
-                less += u32::from(b - a);
-            }
-        }
-        more.max(less)
-    }
+/// One indexed entry: its id, character count and bigram mask.
+#[derive(Clone, Copy, Debug)]
+pub struct Slot {
+    pub id: u32,
+    pub len: u32,
+    pub bigrams: Bigrams,
 }
 
-/// A prepared query or entry text.
-#[derive(Clone, Debug)]
-pub struct Key<'a> {
-    pub norm: &'a str,
-    pub sig: Signature,
-    pub len: usize,
-}
-
-impl<'a> Key<'a> {
-    pub fn new(norm: &'a str) -> Self {
-        let (sig, len) = Signature::of(norm);
-        Key { norm, sig, len }
+impl Slot {
+    /// The bigram bound against a query: false when the pair cannot reach
+    /// `threshold` (one edit changes at most four bigrams of the set).
+    #[inline]
+    pub fn may_match(&self, q: &Key<'_>, threshold: f64) -> bool {
+        let max = (self.len as usize).max(q.len);
+        let allowed = ((1.0 - threshold) * max as f64 + 1e-9) as u32;
+        q.bigrams.differing(&self.bigrams) <= 4 * allowed
     }
-}
-
-/// Whether `a` and `b` are similar enough, using the cheap bounds first.
-pub fn similar(a: &Key<'_>, b: &Key<'_>, threshold: f64) -> bool {
-    let max = a.len.max(b.len);
-    if max == 0 {
-        return true;
-    }
-    let allowed = (1.0 - threshold) * max as f64 + 1e-9;
-    if (a.len.abs_diff(b.len) as f64) > allowed {
-        return false;
-    }
-    if f64::from(a.sig.bag_distance(&b.sig)) > allowed {
-        return false;
-    }
-    a.norm == b.norm || similarity(a.norm, b.norm) >= threshold
 }
 
 /// Entries (by id) grouped by project and bucketed by length; ids within a
 /// bucket are kept ascending.
 #[derive(Default, Debug)]
 pub struct SimIndex {
-    groups: HashMap<Option<String>, BTreeMap<usize, Vec<u32>>>,
+    groups: HashMap<Option<String>, BTreeMap<usize, Vec<Slot>>>,
+    /// Every entry regardless of project, for untagged queries.
+    all: BTreeMap<usize, Vec<Slot>>,
 }
 
 impl SimIndex {
-    pub fn insert(&mut self, project: Option<&str>, len: usize, id: u32) {
+    pub fn insert(&mut self, project: Option<&str>, key: &Key<'_>, id: u32) {
+        let len = key.len;
+        let slot = Slot {
+            id,
+            len: len as u32,
+            bigrams: key.bigrams,
+        };
+        let everything = self.all.entry(len).or_default();
+        if !everything.iter().rev().take(1).any(|x| x.id == id) {
+            let pos = everything.partition_point(|x| x.id < id);
+            if everything.get(pos).is_none_or(|x| x.id != id) {
+                everything.insert(pos, slot);
+            }
+        }
         let bucket = self
             .groups
             .entry(project.map(str::to_string))
             .or_default()
             .entry(len)
             .or_default();
-        let pos = bucket.partition_point(|&x| x < id);
-        bucket.insert(pos, id);
+        let pos = bucket.partition_point(|x| x.id < id);
+        bucket.insert(pos, slot);
     }
 
     pub fn remove(&mut self, project: Option<&str>, len: usize, id: u32) {
         if let Some(group) = self.groups.get_mut(&project.map(str::to_string))
             && let Some(bucket) = group.get_mut(&len)
-            && let Ok(pos) = bucket.binary_search(&id)
+            && let Ok(pos) = bucket.binary_search_by_key(&id, |x| x.id)
         {
             bucket.remove(pos);
         }
     }
 
-    /// Calls `visit` with the ids of candidate buckets for a query of `len`
+    /// Calls `visit` with the slots of candidate buckets for a query of `len`
     /// characters in `project`: the project's own group and the untagged group,
-    /// or every group for an untagged query. `visit` returns false to stop.
+    /// or every entry for an untagged query. `visit` returns false to stop.
+    /// `remove` only moves an entry between project groups, so an untagged
+    /// query still sees each entry once.
     pub fn candidates(
         &self,
         project: Option<&str>,
         len: usize,
         threshold: f64,
-        mut visit: impl FnMut(&[u32]) -> bool,
+        mut visit: impl FnMut(&[Slot]) -> bool,
     ) {
         let lo = (threshold * len as f64 - 1e-9).ceil().max(0.0) as usize;
         let hi = if threshold > 0.0 {
@@ -115,7 +88,7 @@ impl SimIndex {
         } else {
             usize::MAX
         };
-        let mut scan = |group: &BTreeMap<usize, Vec<u32>>| -> bool {
+        let mut scan = |group: &BTreeMap<usize, Vec<Slot>>| -> bool {
             for (_, ids) in group.range(lo..=hi) {
                 if !visit(ids) {
                     return false;
@@ -135,11 +108,7 @@ impl SimIndex {
                 }
             }
             None => {
-                for g in self.groups.values() {
-                    if !scan(g) {
-                        return;
-                    }
-                }
+                scan(&self.all);
             }
         }
     }
@@ -149,69 +118,28 @@ impl SimIndex {
 mod tests {
     use super::*;
 
-    #[test]
-    fn bag_distance_bounds_levenshtein() {
-        let pairs = [
-            ("kitten", "sitting"),
-            ("abc", "abc"),
-            ("", "abc"),
-            ("다음 세션", "다음 세션들"),
-        ];
-        for (a, b) in pairs {
-            let (ka, kb) = (Key::new(a), Key::new(b));
-            assert!(ka.sig.bag_distance(&kb.sig) as usize <= strsim::levenshtein(a, b));
-        }
-    }
-
-    #[test]
-    fn similar_agrees_with_strsim() {
-        let t = 0.85;
-        let texts = [
-            "add lock timeout",
-            "add lock timeouts",
-            "add a lock timeout",
-            "remove lock",
-            "",
-        ];
-        for a in texts {
-            for b in texts {
-                let expect = strsim::normalized_levenshtein(a, b) >= t;
-                assert_eq!(
-                    similar(&Key::new(a), &Key::new(b), t),
-                    expect,
-                    "{a:?} vs {b:?}"
-                );
-            }
-        }
+    fn ids(idx: &SimIndex, project: Option<&str>, len: usize) -> Vec<u32> {
+        let mut seen = Vec::new();
+        idx.candidates(project, len, 0.85, |slots| {
+            seen.extend(slots.iter().map(|s| s.id));
+            true
+        });
+        seen.sort();
+        seen
     }
 
     #[test]
     fn candidates_respect_project_and_length() {
+        let ten = Key::new("abcdefghij");
+        let thirty = Key::new("abcdefghijabcdefghijabcdefghij");
         let mut idx = SimIndex::default();
-        idx.insert(Some("a"), 10, 0);
-        idx.insert(Some("b"), 10, 1);
-        idx.insert(None, 10, 2);
-        idx.insert(Some("a"), 30, 3);
-        let mut seen = Vec::new();
-        idx.candidates(Some("a"), 10, 0.85, |ids| {
-            seen.extend_from_slice(ids);
-            true
-        });
-        seen.sort();
-        assert_eq!(seen, vec![0, 2]);
-        let mut all = Vec::new();
-        idx.candidates(None, 10, 0.85, |ids| {
-            all.extend_from_slice(ids);
-            true
-        });
-        all.sort();
-        assert_eq!(all, vec![0, 1, 2]);
+        idx.insert(Some("a"), &ten, 0);
+        idx.insert(Some("b"), &ten, 1);
+        idx.insert(None, &ten, 2);
+        idx.insert(Some("a"), &thirty, 3);
+        assert_eq!(ids(&idx, Some("a"), 10), vec![0, 2]);
+        assert_eq!(ids(&idx, None, 10), vec![0, 1, 2]);
         idx.remove(Some("a"), 10, 0);
-        let mut after = Vec::new();
-        idx.candidates(Some("a"), 10, 0.85, |ids| {
-            after.extend_from_slice(ids);
-            true
-        });
-        assert_eq!(after, vec![2]);
+        assert_eq!(ids(&idx, Some("a"), 10), vec![2]);
     }
 }

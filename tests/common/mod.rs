@@ -23,9 +23,15 @@ impl Default for Vault {
 impl Vault {
     /// An empty vault (with `.agents/`, so discovery finds it).
     pub fn new() -> Self {
-        let dir = tempfile::Builder::new().prefix("vault-").tempdir().expect("tempdir");
+        let dir = tempfile::Builder::new()
+            .prefix("vault-")
+            .tempdir()
+            .expect("tempdir");
         std::fs::create_dir_all(dir.path().join(".agents")).expect("mkdir .agents");
-        let home = tempfile::Builder::new().prefix("home-").tempdir().expect("tempdir");
+        let home = tempfile::Builder::new()
+            .prefix("home-")
+            .tempdir()
+            .expect("tempdir");
         Vault { dir, home }
     }
 
@@ -43,7 +49,8 @@ impl Vault {
 
     /// Creates an empty project folder (a known project).
     pub fn project(self, name: &str) -> Self {
-        std::fs::create_dir_all(self.dir.path().join("projects").join(name)).expect("mkdir project");
+        std::fs::create_dir_all(self.dir.path().join("projects").join(name))
+            .expect("mkdir project");
         self
     }
 
@@ -89,7 +96,10 @@ impl Vault {
             String::from_utf8_lossy(&out.stderr)
         );
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!("invalid JSON from {args:?}: {e}\n{}", String::from_utf8_lossy(&out.stdout))
+            panic!(
+                "invalid JSON from {args:?}: {e}\n{}",
+                String::from_utf8_lossy(&out.stdout)
+            )
         })
     }
 

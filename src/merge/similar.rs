@@ -1,0 +1,185 @@
+//! The similarity test with cheap lower bounds first: the length window the
+//! threshold implies, a bigram-set bound and a bag-distance bound (each a
+//! lower bound on the Levenshtein distance) reject most pairs before
+//! `strsim::normalized_levenshtein` runs.
+
+const SIG_BUCKETS: usize = 32;
+
+/// A character histogram folded into 32 buckets.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Signature([u16; SIG_BUCKETS]);
+
+impl Signature {
+    pub fn of(text: &str) -> (Signature, usize) {
+        let mut sig = [0u16; SIG_BUCKETS];
+        let mut n = 0;
+        for c in text.chars() {
+            let slot = &mut sig[(c as u32 as usize) % SIG_BUCKETS];
+            *slot = slot.saturating_add(1);
+            n += 1;
+        }
+        (Signature(sig), n)
+    }
+
+    /// Bag distance over the folded histogram: never more than the
+    /// Levenshtein distance of the two texts.
+    fn bag_distance(&self, other: &Signature) -> u32 {
+        let (mut more, mut less) = (0u32, 0u32);
+        for (a, b) in self.0.iter().zip(other.0.iter()) {
+            if a > b {
+                more += u32::from(a - b);
+            } else {
+                less += u32::from(b - a);
+            }
+        }
+        more.max(less)
+    }
+}
+
+/// The set of character bigrams of a text, hashed into 256 bits. One edit
+/// changes at most four bigrams of the set, so `popcount(a ^ b) / 4` is a
+/// lower bound on the Levenshtein distance.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Bigrams(pub [u64; 4]);
+
+impl Bigrams {
+    fn of(text: &str) -> Bigrams {
+        let mut bits = [0u64; 4];
+        let mut prev = '\u{0}';
+        for c in text.chars() {
+            let h = (prev as u32).wrapping_mul(0x9E37_79B1) ^ (c as u32).wrapping_mul(0x85EB_CA77);
+            let slot = (h.rotate_left(13).wrapping_mul(0xC2B2_AE3D) >> 24) as usize;
+            bits[slot >> 6] |= 1 << (slot & 63);
+            prev = c;
+        }
+        Bigrams(bits)
+    }
+
+    pub fn differing(&self, other: &Bigrams) -> u32 {
+        self.0
+            .iter()
+            .zip(other.0.iter())
+            .map(|(a, b)| (a ^ b).count_ones())
+            .sum()
+    }
+}
+
+/// A prepared query or entry text.
+#[derive(Clone, Debug)]
+pub struct Key<'a> {
+    pub norm: &'a str,
+    pub sig: Signature,
+    pub bigrams: Bigrams,
+    pub len: usize,
+}
+
+impl<'a> Key<'a> {
+    pub fn new(norm: &'a str) -> Self {
+        let (sig, len) = Signature::of(norm);
+        Key {
+            norm,
+            sig,
+            bigrams: Bigrams::of(norm),
+            len,
+        }
+    }
+}
+
+/// Whether `a` and `b` are similar enough, using the cheap bounds first.
+pub fn similar(a: &Key<'_>, b: &Key<'_>, threshold: f64) -> bool {
+    let max = a.len.max(b.len);
+    if max == 0 {
+        return true;
+    }
+    let allowed = (1.0 - threshold) * max as f64 + 1e-9;
+    if (a.len.abs_diff(b.len) as f64) > allowed {
+        return false;
+    }
+    if f64::from(a.bigrams.differing(&b.bigrams)) > 4.0 * allowed {
+        return false;
+    }
+    if f64::from(a.sig.bag_distance(&b.sig)) > allowed {
+        return false;
+    }
+    if a.norm == b.norm {
+        return true;
+    }
+    // A bit-parallel Levenshtein bounded by the allowed distance; within the
+    // bound it is exact, and the score is formed exactly as
+    // `strsim::normalized_levenshtein` forms it (checked in the tests).
+    let args = rapidfuzz::distance::levenshtein::Args::default().score_cutoff(allowed as usize);
+    match rapidfuzz::distance::levenshtein::distance_with_args(
+        a.norm.chars(),
+        b.norm.chars(),
+        &args,
+    ) {
+        Some(d) => 1.0 - (d as f64) / (max as f64) >= threshold,
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bag_distance_bounds_levenshtein() {
+        let pairs = [
+            ("kitten", "sitting"),
+            ("abc", "abc"),
+            ("", "abc"),
+            ("다음 세션", "다음 세션들"),
+        ];
+        for (a, b) in pairs {
+            let (ka, kb) = (Key::new(a), Key::new(b));
+            assert!(ka.sig.bag_distance(&kb.sig) as usize <= strsim::levenshtein(a, b));
+        }
+    }
+
+    #[test]
+    fn bigram_bound_holds() {
+        let pairs = [
+            ("kitten", "sitting"),
+            ("abc", "abd"),
+            ("", "ab"),
+            ("add lock timeout", "lock timeout add"),
+        ];
+        for (a, b) in pairs {
+            let (ka, kb) = (Key::new(a), Key::new(b));
+            assert!(
+                ka.bigrams.differing(&kb.bigrams) as usize <= 4 * strsim::levenshtein(a, b),
+                "{a} {b}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn similar_is_exactly_the_strsim_rule(a in "[a-e ]{0,30}", b in "[a-e ]{0,30}", t in 0.5f64..1.0) {
+            let expect = crate::normalize::similarity(&a, &b) >= t;
+            proptest::prop_assert_eq!(similar(&Key::new(&a), &Key::new(&b), t), expect);
+        }
+    }
+
+    #[test]
+    fn similar_agrees_with_strsim() {
+        let t = 0.85;
+        let texts = [
+            "add lock timeout",
+            "add lock timeouts",
+            "add a lock timeout",
+            "remove lock",
+            "",
+        ];
+        for a in texts {
+            for b in texts {
+                let expect = strsim::normalized_levenshtein(a, b) >= t;
+                assert_eq!(
+                    similar(&Key::new(a), &Key::new(b), t),
+                    expect,
+                    "{a:?} vs {b:?}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! End-to-end tests of `extract` (SPEC §8): the candidate list found in each
+//! transcript format, the goal, malformed lines, and the persisted/orphan
+//! check against a vault.
+
+mod common;
+use common::Vault;
+
+use serde_json::{Value, json};
+
+const CLAUDE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/transcripts/claude.jsonl"
+);
+const CODEX: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/transcripts/codex.jsonl"
+);
+const PLAIN: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/transcripts/plain.txt"
+);
+
+/// (text, keyword, role, line) of every candidate, in order.
+type Row = (String, String, String, u64);
+
+fn rows(out: &Value) -> Vec<Row> {
+    out["candidates"]
+        .as_array()
+        .expect("candidates array")
+        .iter()
+        .map(|c| {
+            (
+                c["text"].as_str().expect("text").to_string(),
+                c["keyword"].as_str().expect("keyword").to_string(),
+                c["role"].as_str().expect("role").to_string(),
+                c["line"].as_u64().expect("line"),
+            )
+        })
+        .collect()
+}
+
+fn row(text: &str, keyword: &str, role: &str, line: u64) -> Row {
+    (text.into(), keyword.into(), role.into(), line)
+}
+
+fn extract_json(v: &Vault, transcript: &str) -> Value {
+    v.json(&["extract", "--transcript", transcript, "--format", "json"])
+}
+
+/// Every candidate is `{text, keyword, role, line, persisted, persisted_at}`.
+fn assert_candidate_shape(out: &Value) {
+    for c in out["candidates"].as_array().expect("candidates") {
+        let mut keys: Vec<&str> = c
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            [
+                "keyword",
+                "line",
+                "persisted",
+                "persisted_at",
+                "role",
+                "text"
+            ]
+        );
+        assert_eq!(c["persisted"].as_bool(), Some(!c["persisted_at"].is_null()));
+    }
+}
+
+/// A vault where one Claude candidate is a journal item and another, spelled
+/// a little differently, is a project todo.
+fn vault_with_persisted() -> Vault {
+    Vault::new()
+        .project("wrap-cli")
+        .file(
+            "journal/2026-05-06.md",
+            "# 2026-05-06\n\n## Session: lock work (wrap-cli)\n\n### Next\n\
+             - [ ] rotate logs\n- [ ] add a lock timeout test\n",
+        )
+        .file(
+            "projects/wrap-cli/todos.md",
+            "# wrap-cli\n\n## Next Session\n- [ ] Wire `--lock-timeout` into route.\n",
+        )
+}
+
+#[test]
+fn claude_jsonl_candidates_goal_and_skipped_lines() {
+    let v = Vault::new();
+    let out = extract_json(&v, CLAUDE);
+    assert_eq!(out["schema"], 1);
+    assert_eq!(out["transcript"], CLAUDE);
+    assert_eq!(out["format"], "claude-jsonl");
+    // Ignored: the tool_use input and the tool_result text ("next session: run
+    // migrations"), the thinking block ("TODO: x"), the sidechain record, the
+    // fenced "TODO: in code", and "deferred" (no word boundary).
+    assert_eq!(
+        rows(&out),
+        [
+            row("add a lock timeout test", "next session", "assistant", 5),
+            row("다음 세션에 테스트 추가하기", "다음 세션", "user", 8),
+            row("문서 정리", "후속", "assistant", 9),
+            row(
+                "We should follow up on the flaky CI job.",
+                "follow up",
+                "assistant",
+                9
+            ),
+            row("wire --lock-timeout into route", "TODO:", "assistant", 11),
+        ]
+    );
+    assert_candidate_shape(&out);
+    let texts = common::texts(&out["candidates"]);
+    for never in ["run migrations", "in code", "sidechain", "find callers"] {
+        assert!(
+            !texts.iter().any(|t| t.contains(never)),
+            "{never:?} must not be a candidate: {texts:?}"
+        );
+    }
+    assert!(!texts.iter().any(|t| t == "x"), "{texts:?}");
+    // `goal: first…` on line 1, then `/goal second…` on line 10: the latest wins.
+    assert_eq!(
+        out["goal"],
+        json!({"text": "second pass: ship the lock timeout with tests", "line": 10})
+    );
+    assert_eq!(out["skipped_lines"], 1);
+    assert_eq!(out["orphans"], 5);
+    assert!(
+        out["candidates"]
+            .as_array()
+            .expect("candidates")
+            .iter()
+            .all(|c| c["persisted"] == false && c["persisted_at"].is_null())
+    );
+}
+
+#[test]
+fn codex_jsonl_candidates_and_goal() {
+    let v = Vault::new();
+    let out = extract_json(&v, CODEX);
+    assert_eq!(out["format"], "codex-jsonl");
+    // Ignored: session_meta instructions, <user_instructions> and
+    // <environment_context> blocks, turn_context, reasoning, function calls and
+    // their output, fenced code, and the event_msg echoes.
+    assert_eq!(
+        rows(&out),
+        [
+            row(
+                "Also, come back to the CRLF handling.",
+                "come back to",
+                "user",
+                4
+            ),
+            row("add a CRLF fixture.", "follow-up", "assistant", 9),
+            row("나중에 README 업데이트", "나중에", "assistant", 9),
+        ]
+    );
+    assert_candidate_shape(&out);
+    assert_eq!(
+        out["goal"],
+        json!({"text": "make route idempotent", "line": 4})
+    );
+    assert_eq!(out["skipped_lines"], 0);
+    assert_eq!(out["orphans"], 3);
+}
+
+#[test]
+fn plain_text_candidates() {
+    let v = Vault::new();
+    let out = extract_json(&v, PLAIN);
+    assert_eq!(out["format"], "text");
+    assert_eq!(
+        rows(&out),
+        [
+            row("rotate the lock file", "next session", "assistant", 4),
+            row("Defer the Windows port", "defer", "assistant", 9),
+            row("check the CI cache", "TODO:", "user", 10),
+            row("add docs for --from", "follow-up", "assistant", 13),
+            row("publish 0.2", "follow-up", "assistant", 14),
+            row(
+                "그리고 다시 보기로 한 것: 설정 파일 검증",
+                "다시 보",
+                "assistant",
+                16
+            ),
+        ]
+    );
+    assert_candidate_shape(&out);
+    assert_eq!(out["goal"], Value::Null);
+    assert_eq!(out["skipped_lines"], 0);
+    assert_eq!(out["orphans"], 6);
+}
+
+#[test]
+fn persisted_candidates_point_at_their_item() {
+    let v = vault_with_persisted();
+    let out = extract_json(&v, CLAUDE);
+    let by_text = |t: &str| {
+        out["candidates"]
+            .as_array()
+            .expect("candidates")
+            .iter()
+            .find(|c| c["text"] == t)
+            .unwrap_or_else(|| panic!("no candidate {t:?}"))
+            .clone()
+    };
+    let c = by_text("add a lock timeout test");
+    assert_eq!(c["persisted"], true);
+    assert_eq!(
+        c["persisted_at"],
+        json!({"path": "journal/2026-05-06.md", "line": 7})
+    );
+    // A fuzzy match (code markers, case, trailing `.`) counts as persisted.
+    let c = by_text("wire --lock-timeout into route");
+    assert_eq!(c["persisted"], true);
+    assert_eq!(
+        c["persisted_at"],
+        json!({"path": "projects/wrap-cli/todos.md", "line": 4})
+    );
+    for orphan in [
+        "다음 세션에 테스트 추가하기",
+        "문서 정리",
+        "We should follow up on the flaky CI job.",
+    ] {
+        let c = by_text(orphan);
+        assert_eq!(c["persisted"], false, "{orphan}");
+        assert_eq!(c["persisted_at"], Value::Null, "{orphan}");
+    }
+    assert_eq!(out["orphans"], 3);
+    // Persistence does not change the candidate list itself.
+    assert_eq!(rows(&out), rows(&extract_json(&Vault::new(), CLAUDE)));
+}
+
+#[test]
+fn text_output_marks_orphans_and_persisted() {
+    let v = vault_with_persisted();
+    let out = v
+        .cmd()
+        .args(["extract", "--transcript", CLAUDE])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("ORPHAN"), "{text}");
+    assert_eq!(text.matches("ORPHAN").count(), 3, "{text}");
+    assert!(
+        text.contains("persisted at journal/2026-05-06.md:7"),
+        "{text}"
+    );
+    assert!(text.contains("second pass: ship the lock timeout with tests"));
+    assert!(text.contains("5 candidates, 3 orphans, 1 malformed lines skipped"));
+}
+
+#[test]
+fn missing_transcript_exits_74() {
+    let v = Vault::new();
+    let missing = v.join("no-such-transcript.jsonl");
+    let out = v
+        .cmd()
+        .args(["extract", "--format", "json", "--transcript"])
+        .arg(&missing)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(74));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no-such-transcript.jsonl"), "{err}");
+}

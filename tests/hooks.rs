@@ -1,0 +1,443 @@
+//! End-to-end tests of the hook adapters (SPEC §9): `hook session-start`
+//! finds the vault from the hook JSON's `cwd` and prints one bounded JSON
+//! object; `hook pre-compact` captures a transcript's orphans into a new inbox
+//! file without the lock. Neither ever fails the host.
+
+mod common;
+use common::{Vault, bare_cmd, texts};
+
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Output;
+use tempfile::TempDir;
+
+const LOCK: &str = ".agents/locks/active-status.lock";
+const INBOX: &str = ".agents/inbox";
+
+/// Runs `hook EVENT` with `stdin`, without `--root`: the vault must come from
+/// the JSON `cwd`. The process itself runs in `run_in` (outside any vault).
+fn hook_in(event: &str, stdin: &str, run_in: &Path, home: &Path) -> Output {
+    bare_cmd()
+        .env("XDG_CONFIG_HOME", home)
+        .env("HOME", home)
+        .current_dir(run_in)
+        .args(["hook", event])
+        .write_stdin(stdin)
+        .output()
+        .expect("run binary")
+}
+
+/// A neutral place to run from and a clean config home.
+struct Env {
+    elsewhere: TempDir,
+    home: TempDir,
+}
+
+impl Env {
+    fn new() -> Self {
+        Env {
+            elsewhere: tempfile::tempdir().expect("tempdir"),
+            home: tempfile::tempdir().expect("tempdir"),
+        }
+    }
+
+    fn hook(&self, event: &str, stdin: &str) -> Output {
+        hook_in(event, stdin, self.elsewhere.path(), self.home.path())
+    }
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn start_input(cwd: &Path) -> String {
+    json!({"session_id": "s1", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup"})
+        .to_string()
+}
+
+/// Parses stdout as exactly one JSON object (one line) and returns its
+/// `additionalContext` after checking the envelope.
+fn context(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(out));
+    let text = stdout(out);
+    assert_eq!(text.lines().count(), 1, "exactly one line: {text:?}");
+    let v: Value = serde_json::from_str(text.trim()).expect("one JSON object");
+    let obj = v.as_object().expect("object");
+    assert_eq!(
+        obj.keys().collect::<Vec<_>>(),
+        ["hookSpecificOutput"],
+        "{v}"
+    );
+    let specific = v["hookSpecificOutput"].as_object().expect("object");
+    let mut keys: Vec<&str> = specific.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["additionalContext", "hookEventName"]);
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .expect("string")
+        .to_string()
+}
+
+fn lock_vault() -> Vault {
+    Vault::new().project("wrap-cli").project("docs").file(
+        "journal/2026-05-06.md",
+        "# 2026-05-06\n\n## Session: lock work (wrap-cli)\n\n### Goal\n- ship the lock timeout\n\n\
+         ### Next\n- [ ] add lock timeout test\n- [ ] rotate <private>api key hunter2</private> token\n",
+    )
+    .file("projects/docs/todos.md", "## Next Session\n- [ ] write the guide\n")
+}
+
+// ---------------------------------------------------------------- session-start
+
+#[test]
+fn session_start_discovers_the_vault_from_cwd() {
+    let v = lock_vault();
+    std::fs::create_dir_all(v.join("projects/wrap-cli/src")).expect("mkdir");
+    let env = Env::new();
+    let out = env.hook(
+        "session-start",
+        &start_input(&v.join("projects/wrap-cli/src")),
+    );
+    let ctx = context(&out);
+    assert!(ctx.contains("add lock timeout test"), "{ctx}");
+    assert!(ctx.contains("ship the lock timeout"), "{ctx}");
+    assert!(ctx.contains("write the guide"), "{ctx}");
+    // The top priority comes before the others.
+    let top = ctx.find("add lock timeout test").expect("top");
+    let other = ctx.find("write the guide").expect("other");
+    assert!(top < other, "{ctx}");
+    assert!(ctx.chars().count() <= 4000);
+    // Nothing is written by the hook.
+    assert!(!v.exists("ACTIVE-STATUS.md"));
+    assert!(!v.exists(LOCK));
+}
+
+#[test]
+fn session_start_never_shows_private_text() {
+    let v = lock_vault().file(
+        "journal/2026-05-07.md",
+        "## Session: s (wrap-cli)\n### Goal\n- goal with <private>secret-goal</private> part\n\
+         ### Next\n- [ ] unclosed <private>leaks-nothing\n",
+    );
+    let env = Env::new();
+    let ctx = context(&env.hook("session-start", &start_input(v.path())));
+    for secret in [
+        "hunter2",
+        "api key",
+        "secret-goal",
+        "leaks-nothing",
+        "<private>",
+        "</private>",
+    ] {
+        assert!(!ctx.contains(secret), "{secret:?} leaked: {ctx}");
+    }
+    assert!(ctx.contains("rotate [private] token"), "{ctx}");
+    assert!(ctx.contains("[private]"), "{ctx}");
+}
+
+#[test]
+fn session_start_respects_max_chars() {
+    let mut journal = String::from(
+        "# 2026-05-06\n\n## Session: many (wrap-cli)\n\n### Goal\n- ship it all\n\n### Next\n",
+    );
+    for i in 0..60 {
+        journal.push_str(&format!(
+            "- [ ] item number {i} with a fairly long description {}\n",
+            "x".repeat(i)
+        ));
+    }
+    let v = Vault::new()
+        .project("wrap-cli")
+        .file("journal/2026-05-06.md", &journal)
+        .file(".agents/active-status.toml", "[hook]\nmax_chars = 200\n");
+    let env = Env::new();
+    let ctx = context(&env.hook("session-start", &start_input(v.path())));
+    assert!(
+        ctx.chars().count() <= 200,
+        "{} chars: {ctx}",
+        ctx.chars().count()
+    );
+    assert!(!ctx.is_empty());
+
+    // Multi-byte text counts in characters, not bytes.
+    let mut korean = String::from("## Session: 다음 (wrap-cli)\n### Next\n");
+    for i in 0..40 {
+        korean.push_str(&format!(
+            "- [ ] 다음 세션에 테스트 추가하기 {i}번 항목 {}\n",
+            "가".repeat(i)
+        ));
+    }
+    v.write("journal/2026-05-06.md", &korean);
+    let ctx = context(&env.hook("session-start", &start_input(v.path())));
+    assert!(
+        ctx.chars().count() <= 200,
+        "{} chars: {ctx}",
+        ctx.chars().count()
+    );
+
+    // Without the setting the default bound (4000) applies.
+    v.write(".agents/active-status.toml", "");
+    v.write("journal/2026-05-06.md", &journal);
+    let ctx = context(&env.hook("session-start", &start_input(v.path())));
+    assert!(ctx.chars().count() <= 4000, "{}", ctx.chars().count());
+    assert!(ctx.chars().count() > 200, "{}", ctx.chars().count());
+}
+
+#[test]
+fn session_start_without_a_vault_prints_nothing() {
+    let env = Env::new();
+    let nowhere = tempfile::tempdir().expect("tempdir");
+    let out = env.hook("session-start", &start_input(nowhere.path()));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    // ...also when the cwd does not exist at all.
+    let out = env.hook(
+        "session-start",
+        &start_input(&nowhere.path().join("gone/away")),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+}
+
+#[test]
+fn session_start_uses_active_status_root() {
+    let v = lock_vault();
+    let env = Env::new();
+    let nowhere = tempfile::tempdir().expect("tempdir");
+    let out = bare_cmd()
+        .env("XDG_CONFIG_HOME", env.home.path())
+        .env("HOME", env.home.path())
+        .env("ACTIVE_STATUS_ROOT", v.path())
+        .current_dir(env.elsewhere.path())
+        .args(["hook", "session-start"])
+        .write_stdin(start_input(nowhere.path()))
+        .output()
+        .expect("run");
+    assert!(context(&out).contains("add lock timeout test"));
+}
+
+#[test]
+fn session_start_with_garbage_stdin_explains_on_stderr() {
+    let env = Env::new();
+    for input in ["this is not json", "{\"cwd\": ", "[1, 2"] {
+        let out = env.hook("session-start", input);
+        assert_eq!(out.status.code(), Some(0), "{input}");
+        assert!(out.stdout.is_empty(), "{input}: {}", stdout(&out));
+        let err = stderr(&out);
+        assert!(err.contains("not JSON"), "{input}: {err}");
+    }
+}
+
+#[test]
+fn session_start_with_empty_stdin_exits_0() {
+    let env = Env::new();
+    let out = env.hook("session-start", "");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+}
+
+#[test]
+fn a_broken_vault_config_does_not_fail_the_host() {
+    let v = lock_vault().file(".agents/active-status.toml", "cap = \"many\"\n");
+    let env = Env::new();
+    let out = env.hook("session-start", &start_input(v.path()));
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("active-status.toml"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+// ---------------------------------------------------------------- pre-compact
+
+/// A Claude Code transcript with three candidates: "add lock timeout test"
+/// (persisted in the vault's journal) and two orphans.
+fn write_transcript(dir: &Path) -> std::path::PathBuf {
+    let line = |kind: &str, content: Value| {
+        json!({"type": kind, "isSidechain": false, "sessionId": "abcdef123456",
+               "message": {"role": kind, "content": content}})
+        .to_string()
+    };
+    let lines = [
+        line("user", json!("/goal finish the lock work")),
+        line(
+            "assistant",
+            json!([{"type": "text", "text": "Done for now.\nNext session: add lock timeout test\n\
+                    TODO: rotate the lock file\nFollow-up: document the --from format"}]),
+        ),
+        line(
+            "user",
+            json!([{"type": "tool_result", "tool_use_id": "t1", "content": "TODO: not me"}]),
+        ),
+    ];
+    let path = dir.join("session.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("write transcript");
+    path
+}
+
+fn inbox_files(v: &Vault) -> Vec<String> {
+    let dir = v.join(INBOX);
+    if !dir.exists() {
+        return Vec::new();
+    }
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read inbox")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn compact_input(transcript: &Path, cwd: &Path) -> String {
+    json!({"session_id": "abcdef123456", "transcript_path": transcript, "cwd": cwd,
+           "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": ""})
+    .to_string()
+}
+
+/// `YYYY-MM-DDTHHMMSS-abcdef12.md`.
+fn is_capture_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    name.len() == "2026-05-06T101500-abcdef12.md".len()
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b'T'
+        && digits(11..17)
+        && name.ends_with("-abcdef12.md")
+}
+
+#[test]
+fn pre_compact_captures_orphans_into_a_new_inbox_file() {
+    let v = lock_vault();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let transcript = write_transcript(tmp.path());
+    let env = Env::new();
+    let input = compact_input(&transcript, &v.join("projects/wrap-cli"));
+
+    let out = env.hook("pre-compact", &input);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let files = inbox_files(&v);
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(is_capture_name(&files[0]), "{files:?}");
+    let body = v.read(&format!("{INBOX}/{}", files[0]));
+    assert!(body.contains("### Next (captured)"), "{body}");
+    assert!(
+        body.contains("- [ ] (wrap-cli) rotate the lock file\n"),
+        "{body}"
+    );
+    assert!(
+        body.contains("- [ ] (wrap-cli) document the --from format\n"),
+        "{body}"
+    );
+    assert!(!body.contains("add lock timeout test"), "{body}");
+    assert!(!body.contains("not me"), "{body}");
+    assert_eq!(body.matches("- [ ]").count(), 2, "{body}");
+    assert!(!v.exists(LOCK), "pre-compact must not take the lock");
+    assert!(
+        !v.exists(".agents/locks"),
+        "pre-compact must not take the lock"
+    );
+
+    // Again: the orphans are persisted now, so nothing new is written.
+    let out = env.hook("pre-compact", &input);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(inbox_files(&v), files);
+
+    // The captured items are open items of the `captured` source.
+    let report = v.report();
+    assert_eq!(report["audit"]["sources"]["captured"], 2);
+    assert_eq!(report["audit"]["untagged_warnings"], json!([]));
+    let captured = v.json(&["list", "--source", "captured", "--format", "json"]);
+    let items = captured["items"].as_array().expect("items");
+    let mut got = texts(&captured["items"]);
+    got.sort();
+    assert_eq!(got, ["document the --from format", "rotate the lock file"]);
+    for item in items {
+        assert_eq!(item["project"], "wrap-cli", "{item}");
+        assert_eq!(item["source"]["kind"], "captured", "{item}");
+        assert_eq!(item["tier"], "captured", "{item}");
+        assert_eq!(
+            item["source"]["path"],
+            format!("{INBOX}/{}", files[0]).as_str()
+        );
+    }
+    // And extract agrees: no orphans left.
+    let out = v.json(&[
+        "extract",
+        "--format",
+        "json",
+        "--transcript",
+        transcript.to_str().expect("utf8"),
+    ]);
+    assert_eq!(out["orphans"], 0);
+}
+
+#[test]
+fn pre_compact_outside_a_known_project_writes_untagged_items() {
+    let v = lock_vault();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let transcript = write_transcript(tmp.path());
+    let env = Env::new();
+    let out = env.hook("pre-compact", &compact_input(&transcript, v.path()));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let files = inbox_files(&v);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let body = v.read(&format!("{INBOX}/{}", files[0]));
+    assert!(body.contains("- [ ] rotate the lock file\n"), "{body}");
+    assert!(
+        body.contains("- [ ] document the --from format\n"),
+        "{body}"
+    );
+    assert!(!body.contains("(wrap-cli)"), "{body}");
+}
+
+#[test]
+fn pre_compact_with_a_missing_transcript_exits_0_with_a_message() {
+    let v = lock_vault();
+    let env = Env::new();
+    let missing = v.join("no-such-session.jsonl");
+    let out = env.hook(
+        "pre-compact",
+        &compact_input(&missing, &v.join("projects/wrap-cli")),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("no-such-session.jsonl"), "{err}");
+    assert!(inbox_files(&v).is_empty());
+    assert!(!v.exists(INBOX));
+}
+
+#[test]
+fn pre_compact_without_transcript_path_or_vault_exits_0() {
+    let v = lock_vault();
+    let env = Env::new();
+    let out = env.hook(
+        "pre-compact",
+        &json!({"session_id": "abc", "cwd": v.path()}).to_string(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("transcript_path"), "{}", stderr(&out));
+    assert!(inbox_files(&v).is_empty());
+
+    let nowhere = tempfile::tempdir().expect("tempdir");
+    let transcript = write_transcript(nowhere.path());
+    let out = env.hook("pre-compact", &compact_input(&transcript, nowhere.path()));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    assert!(!nowhere.path().join(INBOX).exists());
+
+    let out = env.hook("pre-compact", "garbage");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("not JSON"), "{}", stderr(&out));
+}

@@ -1,0 +1,684 @@
+//! Integration tests for the merge rules of SPEC §4 and §7: resolution,
+//! dedup, rank, cap and the dashboard never being an input. Every audit report
+//! fetched here is checked for the accounting identities (see
+//! `check_accounting`). The reading rules live in `rules_sections.rs`.
+
+mod common;
+use common::{Vault, texts};
+use serde_json::{Value, json};
+
+// ---------------------------------------------------------------- helpers
+
+/// Joins lines with `\n` (plus a final one), so line `i` of the slice is line
+/// `i + 1` of the file.
+fn md(lines: &[&str]) -> String {
+    lines.join("\n") + "\n"
+}
+
+/// `collected = open + resolved + duplicates_merged`, `open = shown + overflow`,
+/// the counts agree with the arrays, and `audit.sources` sums to `collected`.
+fn check_accounting(r: &Value) {
+    let a = &r["audit"];
+    let n = |k: &str| {
+        a[k].as_u64()
+            .unwrap_or_else(|| panic!("audit.{k} missing: {a}"))
+    };
+    assert_eq!(
+        n("collected"),
+        n("open") + n("resolved") + n("duplicates_merged"),
+        "collected = open + resolved + duplicates_merged: {a}"
+    );
+    assert_eq!(
+        n("open"),
+        n("shown") + n("overflow"),
+        "open = shown + overflow: {a}"
+    );
+    assert_eq!(
+        n("shown") as usize,
+        r["priorities"].as_array().expect("priorities").len()
+    );
+    assert_eq!(
+        n("overflow") as usize,
+        r["overflow"].as_array().expect("overflow").len()
+    );
+    let by_source: u64 = a["sources"]
+        .as_object()
+        .expect("sources")
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        by_source,
+        n("collected"),
+        "audit.sources sums to collected: {a}"
+    );
+}
+
+/// `audit --format json`, checked for the accounting identities.
+fn audit(v: &Vault) -> Value {
+    let r = v.report();
+    check_accounting(&r);
+    r
+}
+
+/// `(collected, resolved, duplicates_merged, open)`.
+fn counts(r: &Value) -> (u64, u64, u64, u64) {
+    let a = &r["audit"];
+    let n = |k: &str| a[k].as_u64().unwrap();
+    (
+        n("collected"),
+        n("resolved"),
+        n("duplicates_merged"),
+        n("open"),
+    )
+}
+
+fn prio(r: &Value) -> Vec<String> {
+    texts(&r["priorities"])
+}
+
+/// `(text, project, tier, line)` of every priority.
+fn rows(r: &Value) -> Vec<(String, Option<String>, String, u64)> {
+    r["priorities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["text"].as_str().unwrap().to_string(),
+                i["project"].as_str().map(str::to_string),
+                i["tier"].as_str().unwrap().to_string(),
+                i["source"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn row(
+    text: &str,
+    project: Option<&str>,
+    tier: &str,
+    line: u64,
+) -> (String, Option<String>, String, u64) {
+    (
+        text.to_string(),
+        project.map(str::to_string),
+        tier.to_string(),
+        line,
+    )
+}
+
+/// `(path, line)` pairs of an item's `seen_in`.
+fn seen_in(item: &Value) -> Vec<(String, u64)> {
+    item["seen_in"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["path"].as_str().unwrap().to_string(),
+                s["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn at(path: &str, line: u64) -> (String, u64) {
+    (path.to_string(), line)
+}
+
+/// A journal file of `date` with one session of project `p` holding `body`.
+fn journal(v: &Vault, date: &str, body: &[&str]) {
+    let mut lines = vec!["## Session: s (p)"];
+    lines.extend_from_slice(body);
+    v.write(&format!("journal/{date}.md"), md(&lines));
+}
+
+const J6: &str = "journal/2026-05-06.md";
+
+// ------------------------------------------------------------- resolution
+
+#[test]
+fn later_done_resolves_earlier_next() {
+    let v = Vault::new().project("p");
+    journal(&v, "2026-05-02", &["### Next", "- [ ] ship release notes"]);
+    // The signal matches fuzzily (§4), like any other comparison.
+    journal(&v, "2026-05-03", &["### Done", "- [x] Ship release notes."]);
+    let r = audit(&v);
+    assert_eq!(prio(&r), Vec::<String>::new());
+    assert_eq!(counts(&r), (1, 1, 0, 0));
+}
+
+#[test]
+fn same_day_done_resolves_next() {
+    let v = Vault::new().project("p");
+    journal(
+        &v,
+        "2026-05-03",
+        &[
+            "### Next",
+            "- [ ] ship release notes",
+            "### Done",
+            "- ship release notes",
+        ],
+    );
+    let r = audit(&v);
+    assert_eq!(counts(&r), (1, 1, 0, 0));
+}
+
+#[test]
+fn earlier_done_does_not_resolve_later_next() {
+    let v = Vault::new().project("p");
+    journal(&v, "2026-05-01", &["### Done", "- [x] ship release notes"]);
+    journal(&v, "2026-05-03", &["### Next", "- [ ] ship release notes"]);
+    let r = audit(&v);
+    assert_eq!(
+        rows(&r),
+        vec![row("ship release notes", Some("p"), "today", 3)]
+    );
+    assert_eq!(counts(&r), (1, 0, 0, 1));
+}
+
+#[test]
+fn undated_checked_item_resolves_dated_journal_item_and_vice_versa() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        md(&[
+            "## Backlog",
+            "- [x] tidy the changelog",
+            "## Next",
+            "- [ ] prune stale branches",
+        ]),
+    );
+    journal(&v, "2026-05-06", &["### Next", "- [ ] tidy the changelog"]);
+    journal(&v, "2026-05-01", &["### Done", "- prune stale branches"]);
+    let r = audit(&v);
+    assert_eq!(prio(&r), Vec::<String>::new());
+    assert_eq!(counts(&r), (2, 2, 0, 0));
+}
+
+#[test]
+fn checked_item_under_next_in_a_journal_resolves() {
+    let v = Vault::new().project("p");
+    journal(
+        &v,
+        "2026-05-05",
+        &["### Next", "- [ ] tidy the changelog", "- [ ] keep me"],
+    );
+    journal(&v, "2026-05-06", &["### Next", "- [x] tidy the changelog"]);
+    let r = audit(&v);
+    assert_eq!(rows(&r), vec![row("keep me", Some("p"), "carried", 4)]);
+    assert_eq!(counts(&r), (2, 1, 0, 1));
+}
+
+#[test]
+fn every_item_under_done_headings_resolves() {
+    let v = Vault::new().project("p");
+    journal(
+        &v,
+        "2026-05-05",
+        &[
+            "### Next",
+            "- [ ] alpha unchecked",
+            "- [ ] bravo plain",
+            "- [ ] charlie checked",
+            "- [ ] delta completed",
+            "- [ ] echo korean",
+            "- [ ] foxtrot stays",
+        ],
+    );
+    journal(
+        &v,
+        "2026-05-06",
+        &[
+            "### Done",
+            "- [ ] alpha unchecked",
+            "- bravo plain",
+            "- [x] charlie checked",
+            "### Completed:",
+            "- delta completed",
+            "### 완료",
+            "- echo korean",
+        ],
+    );
+    let r = audit(&v);
+    assert_eq!(prio(&r), vec!["foxtrot stays"]);
+    assert_eq!(counts(&r), (6, 5, 0, 1));
+}
+
+#[test]
+fn signals_of_another_project_do_not_resolve_untagged_signals_do() {
+    let v = Vault::new().project("a").project("b").file(
+        "journal/2026-05-05.md",
+        md(&[
+            "## Session: x (a)",      // 1
+            "### Next",               // 2
+            "- [ ] fix flaky test",   // 3
+            "- [ ] update changelog", // 4
+            "## Session: y (b)",      // 5
+            "### Next",               // 6
+            "- [ ] fix flaky test",   // 7
+            "## Session: w (a)",      // 8
+            "### Next",               // 9
+            "- [ ] prune old tags",   // 10
+        ]),
+    );
+    // The explicit tag makes this signal b's, although it lives under a.
+    v.write("projects/a/todos.md", md(&["- [x] (b) prune old tags"]));
+    v.write(
+        J6,
+        md(&[
+            "## Session: z (a)",
+            "### Done",
+            "- fix flaky test",
+            "## Session: misc",
+            "### Done",
+            "- update changelog",
+        ]),
+    );
+    let r = audit(&v);
+    assert_eq!(
+        rows(&r),
+        vec![
+            row("fix flaky test", Some("b"), "carried", 7),
+            row("prune old tags", Some("a"), "carried", 10),
+        ]
+    );
+    assert_eq!(counts(&r), (4, 2, 0, 2));
+}
+
+// ------------------------------------------------------------------ dedup
+
+#[test]
+fn fuzzy_duplicates_across_sources_merge_into_one_cluster() {
+    let v = Vault::new()
+        .project("p")
+        .file(
+            "projects/p/todos.md",
+            md(&["## Next", "- [ ] add a lock timeout"]),
+        )
+        .file(
+            "projects/p/actives/t/todos.md",
+            md(&["# t", "- [ ] add lock timeout!"]),
+        );
+    journal(&v, "2026-05-04", &["### Next", "- [ ] add lock timeout"]);
+    journal(
+        &v,
+        "2026-05-06",
+        &["### Next", "- [ ] other work", "- [ ] Add lock timeout."],
+    );
+    let r = audit(&v);
+    assert_eq!(prio(&r), vec!["other work", "Add lock timeout."]);
+    assert_eq!(
+        r["priorities"][1],
+        json!({
+            "text": "Add lock timeout.", "project": "p", "tier": "today",
+            "source": {"kind": "journal_next", "path": J6, "line": 4},
+            "first_seen": "2026-05-04", "last_seen": "2026-05-06", "age_days": 2,
+            "seen_in": [
+                {"path": J6, "line": 4},
+                {"path": "projects/p/actives/t/todos.md", "line": 2},
+                {"path": "projects/p/todos.md", "line": 2},
+                {"path": "journal/2026-05-04.md", "line": 3},
+            ],
+        })
+    );
+    assert_eq!(counts(&r), (5, 0, 3, 2));
+}
+
+#[test]
+fn same_text_in_two_projects_stays_two_clusters() {
+    let v = Vault::new()
+        .project("a")
+        .project("b")
+        .file(
+            "projects/a/todos.md",
+            md(&["## Next", "- [ ] bump dependencies"]),
+        )
+        .file(
+            "projects/b/todos.md",
+            md(&["## Next", "- [ ] bump dependencies"]),
+        );
+    let r = audit(&v);
+    assert_eq!(
+        rows(&r),
+        vec![
+            row("bump dependencies", Some("a"), "project", 2),
+            row("bump dependencies", Some("b"), "project", 2)
+        ]
+    );
+    assert_eq!(counts(&r), (2, 0, 0, 2));
+}
+
+#[test]
+fn untagged_cluster_takes_project_of_first_tagged_member() {
+    // Rank order: today (untagged) < active (q) < project (p). The q item joins
+    // the untagged cluster, which becomes q; the p item then starts its own.
+    let v = Vault::new()
+        .project("p")
+        .project("q")
+        .file(J6, md(&["### Next", "- [ ] rotate the api keys"]))
+        .file(
+            "projects/q/actives/t/todos.md",
+            md(&["- [ ] rotate the api keys"]),
+        )
+        .file(
+            "projects/p/todos.md",
+            md(&["## Next", "- [ ] rotate the api keys"]),
+        );
+    let r = audit(&v);
+    assert_eq!(
+        rows(&r),
+        vec![
+            row("rotate the api keys", Some("q"), "today", 2),
+            row("rotate the api keys", Some("p"), "project", 2)
+        ]
+    );
+    assert_eq!(
+        seen_in(&r["priorities"][0]),
+        vec![at(J6, 2), at("projects/q/actives/t/todos.md", 1)]
+    );
+    assert_eq!(
+        seen_in(&r["priorities"][1]),
+        vec![at("projects/p/todos.md", 2)]
+    );
+    // Warnings are per item: the merged untagged member is still reported.
+    assert_eq!(
+        r["audit"]["untagged_warnings"],
+        json!([{"path": J6, "line": 2, "text": "rotate the api keys", "reason": "no-session"}])
+    );
+    assert_eq!(counts(&r), (3, 0, 1, 2));
+}
+
+#[test]
+fn texts_below_threshold_stay_separate_above_merge() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        md(&[
+            "## Next",
+            "- [ ] migrate the database schema", // vs next line: 0.844
+            "- [ ] migrate the database schemas now",
+            "- [ ] rename the config loader", // vs next line: 0.917
+            "- [ ] rename the config reader",
+        ]),
+    );
+    let r = audit(&v);
+    assert_eq!(
+        prio(&r),
+        vec![
+            "migrate the database schema",
+            "migrate the database schemas now",
+            "rename the config loader"
+        ]
+    );
+    assert_eq!(
+        seen_in(&r["priorities"][2]),
+        vec![at("projects/p/todos.md", 4), at("projects/p/todos.md", 5)]
+    );
+    assert_eq!(counts(&r), (4, 0, 1, 3));
+}
+
+#[test]
+fn normalization_makes_marked_up_texts_match() {
+    let pairs = [
+        ("**Fix** the _parser_ `now`", "fix the parser now"),
+        ("~~cargo~~ test flaky", "cargo test flaky"),
+        (
+            "read [the guide](https://example.com/a/very/long/url)",
+            "read the guide",
+        ),
+        ("see [[notes/wiki-page|wiki links]]", "see wiki links"),
+        ("open [[roadmap]]", "open roadmap"),
+        ("go!", "go"),
+        ("DEPLOY NOW", "deploy now"),
+        ("stop;", "stop:"),
+    ];
+    let journal_lines: Vec<String> = pairs.iter().map(|(a, _)| format!("- [ ] {a}")).collect();
+    let project_lines: Vec<String> = pairs.iter().map(|(_, b)| format!("- [ ] {b}")).collect();
+    let v = Vault::new()
+        .project("p")
+        .file(
+            J6,
+            format!(
+                "## Session: s (p)\n### Next\n{}\n",
+                journal_lines.join("\n")
+            ),
+        )
+        .file(
+            "projects/p/todos.md",
+            format!("## Next\n{}\n", project_lines.join("\n")),
+        );
+    let r = audit(&v);
+    let expected: Vec<&str> = pairs.iter().map(|(a, _)| *a).collect();
+    assert_eq!(prio(&r), expected);
+    for (i, item) in r["priorities"].as_array().unwrap().iter().enumerate() {
+        let i = i as u64;
+        assert_eq!(
+            seen_in(item),
+            vec![at(J6, 3 + i), at("projects/p/todos.md", 2 + i)],
+            "{item}"
+        );
+    }
+    assert_eq!(counts(&r), (16, 0, 8, 8));
+}
+
+// ------------------------------------------------------------------- rank
+
+#[test]
+fn rank_order_is_tier_then_date_then_path_then_line() {
+    let v = Vault::new()
+        .project("p")
+        .project("q")
+        .file(
+            "projects/q/todos.md",
+            md(&["## Next", "- [ ] project q item"]),
+        )
+        .file(
+            "projects/p/todos.md",
+            md(&["## Next", "- [ ] project p item"]),
+        )
+        .file(
+            "projects/p/PROGRESS.md",
+            md(&["## Next Session", "- [ ] progress item"]),
+        )
+        .file(
+            "projects/p/actives/b/todos.md",
+            md(&["- [ ] active b item"]),
+        )
+        .file(
+            "projects/p/actives/a/todos.md",
+            md(&["- [ ] active a first", "- [ ] active a second"]),
+        )
+        .file(
+            ".agents/inbox/2026-05-06T09-00-00-aaaa0000.md",
+            md(&["### Next (captured)", "- [ ] (p) captured today"]),
+        )
+        .file(
+            ".agents/inbox/2026-05-05T09-00-00-bbbb0000.md",
+            md(&["### Next (captured)", "- [ ] (p) captured yesterday"]),
+        )
+        .file(
+            ".agents/inbox/2026-05-03T09-00-00-cccc0000.md",
+            md(&["### Next (captured)", "- [ ] (p) captured older"]),
+        );
+    journal(&v, "2026-05-06", &["### Next", "- [ ] today item"]);
+    journal(&v, "2026-05-05", &["### Next", "- [ ] yesterday journal"]);
+    journal(&v, "2026-05-01", &["### Next", "- [ ] oldest journal"]);
+    let r = audit(&v);
+    let tiers: Vec<(String, String)> = r["priorities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["text"].as_str().unwrap().into(),
+                i["tier"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("today item", "today"),
+        ("captured today", "captured"),
+        ("active a first", "active"),
+        ("active a second", "active"),
+        ("active b item", "active"),
+        ("project p item", "project"),
+        ("project q item", "project"),
+        ("progress item", "progress"),
+        ("captured yesterday", "carried"), // 05-05, path .agents/… < journal/…
+        ("yesterday journal", "carried"),  // 05-05
+        ("captured older", "carried"),     // 05-03
+        ("oldest journal", "carried"),     // 05-01
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(tiers, expected);
+    assert_eq!(v.open_texts(), prio(&r));
+}
+
+// -------------------------------------------------------------------- cap
+
+#[test]
+fn cap_splits_priorities_and_overflow() {
+    let v = Vault::new()
+        .project("p")
+        .file(".agents/active-status.toml", "cap = 3\n")
+        .file(
+            "projects/p/todos.md",
+            md(&[
+                "## Next",
+                "- [ ] one alpha",
+                "- [ ] two bravo",
+                "- [ ] three charlie",
+                "- [ ] four delta",
+                "- [ ] five echo",
+            ]),
+        );
+    let r = audit(&v);
+    assert_eq!(prio(&r), vec!["one alpha", "two bravo", "three charlie"]);
+    assert_eq!(texts(&r["overflow"]), vec!["four delta", "five echo"]);
+    let a = &r["audit"];
+    assert_eq!(
+        (
+            a["open"].as_u64(),
+            a["shown"].as_u64(),
+            a["overflow"].as_u64()
+        ),
+        (Some(5), Some(3), Some(2))
+    );
+    assert_eq!(v.open_texts().len(), 5, "list is not capped");
+}
+
+// ---------------------------------------------------------- report fields
+
+#[test]
+fn as_of_is_the_latest_journal_or_inbox_date() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        md(&["## Next", "- [ ] undated item"]),
+    );
+    let r = audit(&v);
+    assert_eq!(r["as_of"], Value::Null);
+    assert_eq!(
+        (
+            &r["priorities"][0]["first_seen"],
+            &r["priorities"][0]["age_days"]
+        ),
+        (&Value::Null, &Value::Null)
+    );
+
+    journal(&v, "2026-05-04", &["### Next", "- [ ] journal item"]);
+    v.write(
+        ".agents/inbox/2026-05-07T08-00-00-abcdabcd.md",
+        md(&["### Next (captured)", "- [ ] (p) inbox item"]),
+    );
+    let r = audit(&v);
+    assert_eq!(r["as_of"], "2026-05-07");
+    assert_eq!(
+        rows(&r),
+        vec![
+            row("inbox item", Some("p"), "captured", 2),
+            row("undated item", Some("p"), "project", 2),
+            row("journal item", Some("p"), "carried", 3),
+        ]
+    );
+    assert_eq!(r["priorities"][2]["age_days"], 3);
+}
+
+#[test]
+fn goals_keep_the_latest_goal_per_project() {
+    let v = Vault::new().project("a").project("b");
+    v.write(
+        "journal/2026-05-04.md",
+        md(&["## Session: s (a)", "### Goal", "- old goal of a"]),
+    );
+    v.write(
+        "journal/2026-05-05.md",
+        md(&["## Session: s (a)", "### 목표", "- new goal of a"]),
+    );
+    v.write(
+        J6,
+        md(&["## Session: s (b)", "### Objective:", "- goal of b"]),
+    );
+    let r = audit(&v);
+    // Ordered by project (the SPEC leaves the order open).
+    assert_eq!(
+        r["goals"],
+        json!([
+            {"project": "a", "text": "new goal of a", "date": "2026-05-05", "path": "journal/2026-05-05.md", "line": 3},
+            {"project": "b", "text": "goal of b", "date": "2026-05-06", "path": J6, "line": 3},
+        ])
+    );
+    assert_eq!(counts(&r), (0, 0, 0, 0));
+}
+
+#[test]
+fn potentially_lost_lists_skip_records_of_the_as_of_day_only() {
+    let v = Vault::new().project("p");
+    journal(&v, "2026-05-05", &["### Skipped", "- older skip"]);
+    journal(
+        &v,
+        "2026-05-06",
+        &["### Skipped follow-ups", "- drop the legacy flag"],
+    );
+    let r = audit(&v);
+    assert_eq!(
+        r["audit"]["potentially_lost"],
+        json!([{"path": J6, "line": 3, "text": "drop the legacy flag", "project": "p"}])
+    );
+    assert_eq!(counts(&r), (0, 0, 0, 0));
+}
+
+// -------------------------------------------------------------- dashboard
+
+#[test]
+fn dashboard_is_never_read_as_input() {
+    let v = Vault::new().project("p").file(
+        "ACTIVE-STATUS.md",
+        md(&[
+            "## Session: s (p)",
+            "### Next",
+            "- [ ] ghost item",
+            "## Next Session",
+            "- [ ] (p) another ghost",
+        ]),
+    );
+    journal(&v, "2026-05-06", &["### Next", "- [ ] real item"]);
+    let before = audit(&v);
+    assert_eq!(prio(&before), vec!["real item"]);
+    v.cmd().arg("regen").assert().success();
+    let dash = v.read("ACTIVE-STATUS.md");
+    assert!(
+        dash.contains("real item") && !dash.contains("ghost"),
+        "{dash}"
+    );
+    let after = audit(&v);
+    assert_eq!(prio(&after), vec!["real item"]);
+    assert_eq!(
+        after["audit"]["files_scanned"],
+        before["audit"]["files_scanned"]
+    );
+    assert_eq!(counts(&after), (1, 0, 0, 1));
+}
