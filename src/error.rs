@@ -28,6 +28,11 @@ pub enum Error {
          hint: pass `--root DIR`, set ACTIVE_STATUS_ROOT, or run `active-status init` inside your vault"
     )]
     NoVault { start: PathBuf },
+    #[error(
+        "vault root {0} does not exist or is not a folder\n\
+         hint: pass `--root DIR` (or ACTIVE_STATUS_ROOT) naming your vault's top folder"
+    )]
+    NoVaultAt(PathBuf),
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,
@@ -49,7 +54,7 @@ impl Error {
         match self {
             Error::Usage(_) => exit::USAGE,
             Error::Config { .. } | Error::Data(_) => exit::DATA,
-            Error::NoVault { .. } => exit::NO_VAULT,
+            Error::NoVault { .. } | Error::NoVaultAt(_) => exit::NO_VAULT,
             Error::Write { .. } => exit::CANT_WRITE,
             Error::Read { .. } => exit::CANT_READ,
             Error::Locked(_) => exit::LOCKED,

@@ -4,7 +4,26 @@ use unicode_normalization::UnicodeNormalization;
 
 /// The normalized form: NFC, lower-cased, emphasis/code markers removed,
 /// links reduced to their labels, whitespace collapsed, trailing `.!;:` removed.
+///
+/// Removing one marker can expose another (`[a]*(b)` becomes a link once
+/// `*` is gone), so the pass repeats until nothing changes: the result is a
+/// fixed point, `normalize(normalize(x)) == normalize(x)`.
 pub fn normalize(text: &str) -> String {
+    let mut out = one_pass(text);
+    for _ in 0..8 {
+        if !(out.contains("~~") || out.contains('[')) {
+            break;
+        }
+        let again = one_pass(&out);
+        if again == out {
+            break;
+        }
+        out = again;
+    }
+    out
+}
+
+fn one_pass(text: &str) -> String {
     let delinked = strip_links(text);
     let mut out = String::with_capacity(delinked.len());
     let mut pending_space = false;
@@ -31,7 +50,12 @@ pub fn normalize(text: &str) -> String {
     while out.ends_with(['.', '!', ';', ':']) || out.ends_with(' ') {
         out.pop();
     }
-    out
+    if unicode_normalization::is_nfc_quick(out.chars()) == unicode_normalization::IsNormalized::Yes
+    {
+        out
+    } else {
+        out.nfc().collect()
+    }
 }
 
 /// Replaces `[[target|label]]` with `label`, `[[target]]` with `target` and
@@ -117,6 +141,23 @@ mod tests {
         assert_eq!(normalize("Cafe\u{301}"), normalize("Café"));
         assert_eq!(normalize("ÄRGER"), "ärger");
         assert_eq!(normalize("다음 세션에 테스트."), "다음 세션에 테스트");
+    }
+
+    #[test]
+    fn normalization_is_a_fixed_point() {
+        for s in [
+            "~_~",
+            "[a]*(b)",
+            "[[a]*]",
+            "İ\u{316}",
+            "*~*~x",
+            "plain text.",
+        ] {
+            let once = normalize(s);
+            assert_eq!(normalize(&once), once, "{s:?}");
+        }
+        assert_eq!(normalize("[a]*(b)"), "a");
+        assert_eq!(normalize("~_~"), "");
     }
 
     #[test]

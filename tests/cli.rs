@@ -1138,7 +1138,6 @@ fn regen_never_reads_the_dashboard_back() {
 }
 
 #[test]
-#[ignore = "BUG: printing to a closed stdout (e.g. `active-status config | head -1`) panics with a backtrace (exit 101)"]
 fn closed_stdout_does_not_panic() {
     let v = rich_vault();
     for args in [

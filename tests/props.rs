@@ -271,7 +271,6 @@ proptest! {
     /// A marker character dropped inside a link or a `~~` pair: removing it
     /// must not leave a construct that a second pass would still rewrite.
     #[test]
-    #[ignore = "BUG: normalize is not idempotent when removing one marker exposes another construct, e.g. \"~_~\" -> \"~~\" -> \"\", \"[a]*(b)\" -> \"[a](b)\" -> \"a\""]
     fn normalize_is_idempotent_when_markers_split_constructs(
         (construct, pos) in select(vec!["~~", "[a](b)", "[[a]]", "[[t|l]]"])
             .prop_flat_map(|c| (Just(c), 0..=c.len())),
@@ -288,7 +287,7 @@ proptest! {
 }
 
 #[test]
-#[ignore = "BUG: normalized forms still contain `~~` markers and `[label](url)` links (markers are stripped after links are reduced, one `~` pair at a time)"]
+
 fn normalize_leaves_no_markers_or_links() {
     for (input, expected) in [
         ("~_~", ""),
@@ -304,7 +303,7 @@ fn normalize_leaves_no_markers_or_links() {
 }
 
 #[test]
-#[ignore = "BUG (minor): lower-casing after NFC can leave a non-NFC form: \"İ\\u{316}\" -> \"i\\u{307}\\u{316}\", whose own normal form reorders the marks"]
+
 fn normalize_output_is_nfc() {
     let once = normalize("İ\u{316}");
     assert_eq!(normalize(&once), once);

@@ -32,6 +32,12 @@ fn run(cli: &Cli, event: HookEvent) -> Result<()> {
     let root = match crate::discover::find_root(cli.root.as_deref(), &cwd) {
         Ok(root) => root,
         Err(Error::NoVault { .. }) => return Ok(()),
+        Err(Error::NoVaultAt(p)) => {
+            return Err(Error::Data(format!(
+                "vault root {} does not exist",
+                p.display()
+            )));
+        }
         Err(e) => return Err(e),
     };
     let ctx = Ctx::for_root(cli, root, None)?;

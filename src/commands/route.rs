@@ -62,6 +62,7 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
         None
     };
     let (results, report) = with_lock(&opts, || {
+        crate::route::preflight(&ctx.root, &ctx.cfg, &checked)?;
         let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
         let results = checked
             .iter()

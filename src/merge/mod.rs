@@ -53,6 +53,9 @@ pub fn merge(items: Vec<Item>, signals: &[Signal], as_of: Option<Date>, threshol
     }
 }
 
+/// A normalized text with its project.
+type TextKey<'a> = (&'a str, Option<&'a str>);
+
 /// What the signals matching one (text, project) say: whether an undated
 /// signal matched, and the latest date of a dated one.
 #[derive(Clone, Copy, Default)]
@@ -108,7 +111,7 @@ pub fn resolve(items: Vec<Item>, signals: &[Signal], threshold: f64) -> Vec<Item
             .or_insert(i.date);
         *need = (*need).max(i.date);
     }
-    let mut queries: Vec<((&str, Option<&str>), Option<Date>)> = needs.into_iter().collect();
+    let mut queries: Vec<(TextKey<'_>, Option<Date>)> = needs.into_iter().collect();
     queries.sort_unstable();
     let answers: HashMap<(&str, Option<&str>), Matches> = queries
         .par_iter()

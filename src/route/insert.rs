@@ -212,7 +212,8 @@ pub fn project(text: &str, doc: &ParsedDoc, item: &str) -> Insertion {
     }
 }
 
-/// Inserts `item` after the last non-blank line of the file.
+/// Inserts `item` after the last non-blank line of the file (after a blank
+/// line when that last line is a heading).
 pub fn end_of_file(text: &str, item: &str) -> Insertion {
     let eol = eol_of(text);
     let lines = Lines::new(text);
@@ -222,6 +223,9 @@ pub fn end_of_file(text: &str, item: &str) -> Insertion {
     } else {
         lines.last_nonblank(1, total)
     };
+    if last > 0 && lines.line(last).trim_start().starts_with('#') {
+        return lines.after(last, &[String::new(), item.to_string()], 1, eol);
+    }
     lines.after(last, &[item.to_string()], 0, eol)
 }
 
@@ -315,5 +319,9 @@ mod tests {
             "- [ ] a\n- [ ] b\n\n\n"
         );
         assert_eq!(end_of_file("", "- [ ] b").apply(""), "- [ ] b\n");
+        assert_eq!(
+            end_of_file("# t\n", "- [ ] b").apply("# t\n"),
+            "# t\n\n- [ ] b\n"
+        );
     }
 }

@@ -216,8 +216,16 @@ fn already_present(
     })
 }
 
-/// Routes one validated entry. Call with the lock held.
-pub fn apply(root: &Path, cfg: &Config, known: &[String], e: &Checked) -> Result<RouteResult> {
+/// Where an entry goes: its root-relative path, the checked absolute path,
+/// the content of a new file, and the current content when the file exists.
+struct Located {
+    rel: String,
+    path: std::path::PathBuf,
+    fresh: String,
+    original: Option<String>,
+}
+
+fn locate(root: &Path, cfg: &Config, e: &Checked) -> Result<Located> {
     let (rel, fresh) = match e.to {
         Dest::Journal | Dest::Skip | Dest::Goal => journal_file_for(root, cfg, e.date)?,
         Dest::Project => {
@@ -232,20 +240,45 @@ pub fn apply(root: &Path, cfg: &Config, known: &[String], e: &Checked) -> Result
                 "{}/{p}/{}/{t}/{}",
                 cfg.projects_dir, cfg.actives_dir, cfg.project_todos
             );
-            (rel, format!("# {t}\n\n"))
+            (rel, format!("# {t}\n"))
         }
     };
     let path = safe_target(root, &rel)?;
     let original = match std::fs::read(&path) {
         Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| {
             Error::Data(format!(
-                "{rel}: not valid UTF-8; refusing to route into it (it would be rewritten lossily)"
+                "{rel}: not valid UTF-8; refusing to route into it (it would be rewritten lossily); nothing was written"
             ))
         })?),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
         Err(err) => return Err(Error::read(&path, err)),
     };
-    let text = original.clone().unwrap_or(fresh);
+    Ok(Located {
+        rel,
+        path,
+        fresh,
+        original,
+    })
+}
+
+/// Checks that every entry's destination can be written (inside the root,
+/// not a symbolic link, valid UTF-8) before any of them is.
+pub fn preflight(root: &Path, cfg: &Config, entries: &[Checked]) -> Result<()> {
+    for e in entries {
+        locate(root, cfg, e)?;
+    }
+    Ok(())
+}
+
+/// Routes one validated entry. Call with the lock held, after `preflight`.
+pub fn apply(root: &Path, cfg: &Config, known: &[String], e: &Checked) -> Result<RouteResult> {
+    let Located {
+        rel,
+        path,
+        fresh,
+        original,
+    } = locate(root, cfg, e)?;
+    let text = original.unwrap_or(fresh);
     let (bom, body) = match text.strip_prefix('\u{feff}') {
         Some(rest) => ("\u{feff}", rest),
         None => ("", text.as_str()),
