@@ -56,7 +56,9 @@ pub enum Command {
     )]
     List(ListArgs),
     /// Print the effective configuration, each value with where it came from
-    #[command(after_help = "Example:\n  active-status config")]
+    #[command(
+        after_help = "Examples:\n  active-status config\n  ACTIVE_STATUS_CAP=20 active-status config   # shows `cap = 20  # env ACTIVE_STATUS_CAP`"
+    )]
     Config,
     /// Find follow-up candidates in a Claude Code / Codex transcript or a text file
     #[command(
@@ -168,8 +170,14 @@ pub struct HookArgs {
 #[derive(Debug, Subcommand, Clone, Copy)]
 pub enum HookEvent {
     /// Print a compact summary as SessionStart additionalContext
+    #[command(
+        after_help = "Examples:\n  echo '{\"cwd\":\"/home/me/kb\",\"source\":\"startup\"}' | active-status hook session-start"
+    )]
     SessionStart,
     /// Capture the transcript's orphan follow-ups into .agents/inbox/
+    #[command(
+        after_help = "Examples:\n  echo '{\"transcript_path\":\"/tmp/s.jsonl\",\"cwd\":\"/home/me/kb/projects/wrap-cli\",\"session_id\":\"abc123\"}' | active-status hook pre-compact"
+    )]
     PreCompact,
 }
 

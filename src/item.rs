@@ -51,6 +51,19 @@ pub enum Tier {
     Carried,
 }
 
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Today => "today",
+            Tier::Captured => "captured",
+            Tier::Active => "active",
+            Tier::Project => "project",
+            Tier::Progress => "progress",
+            Tier::Carried => "carried",
+        }
+    }
+}
+
 /// Why an open item has no project (SPEC §3, rule 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -27,7 +27,12 @@ fn one_pass(text: &str) -> String {
     let delinked = strip_links(text);
     let mut out = String::with_capacity(delinked.len());
     let mut pending_space = false;
-    let mut chars = delinked.nfc().peekable();
+    let composed: Box<dyn Iterator<Item = char>> = if delinked.is_ascii() {
+        Box::new(delinked.chars())
+    } else {
+        Box::new(delinked.nfc())
+    };
+    let mut chars = composed.peekable();
     while let Some(c) = chars.next() {
         match c {
             '*' | '_' | '`' => continue,

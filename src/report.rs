@@ -186,11 +186,15 @@ pub struct Analysis {
     pub merged: Merged,
     pub sources: SourceCounts,
     pub untagged: Vec<UntaggedWarning>,
+    /// Wall time of the scan (discovery, reading, parsing) and of the merge.
+    pub timings: [std::time::Duration; 2],
 }
 
 /// Scans and merges the vault at `root`.
 pub fn analyze(root: &std::path::Path, cfg: &Config) -> crate::error::Result<Analysis> {
+    let start = std::time::Instant::now();
     let mut vault = crate::scan::scan_vault(root, cfg)?;
+    let scanned = start.elapsed();
     let items = std::mem::take(&mut vault.items);
     let (sources, untagged) = collected_stats(&items);
     let merged = crate::merge::merge(items, &vault.signals, vault.as_of, cfg.dedup_threshold);
@@ -199,6 +203,7 @@ pub fn analyze(root: &std::path::Path, cfg: &Config) -> crate::error::Result<Ana
         merged,
         sources,
         untagged,
+        timings: [scanned, start.elapsed() - scanned],
     })
 }
 
@@ -209,6 +214,7 @@ pub fn build(analysis: &Analysis, cfg: &Config) -> Report {
         merged,
         sources,
         untagged,
+        ..
     } = analysis;
     let mut all = report_items(merged, vault.as_of);
     let overflow = all.split_off(cfg.cap.min(all.len()));

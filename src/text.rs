@@ -93,13 +93,13 @@ pub fn list(items: &[ReportItem]) -> String {
         };
         let _ = writeln!(
             o,
-            "{:>width$}. [{}] {}  ({}:{}, {:?}{age}{seen})",
+            "{:>width$}. [{}] {}  ({}:{}, {}{age}{seen})",
             n + 1,
             project_label(&i.project),
             i.text,
             i.source.path,
             i.source.line,
-            i.tier,
+            i.tier.as_str(),
         );
     }
     if items.is_empty() {

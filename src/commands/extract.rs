@@ -84,16 +84,16 @@ impl Persisted {
         let norm = normalize(text);
         let q = Key::new(&norm);
         let mut best: Option<&Place> = None;
-        index.candidates(None, q.len, threshold, |slots| {
-            for slot in slots {
-                let place = &self.places[slot.id as usize];
+        index.candidates(None, q.len, threshold, |bucket| {
+            bucket.scan(&q, threshold, u32::MAX, |id| {
+                let place = &self.places[id as usize];
                 if best.is_none_or(|b| (&place.path, place.line) < (&b.path, b.line))
-                    && similar(&q, &keys[slot.id as usize], threshold)
+                    && similar(&q, &keys[id as usize], threshold)
                 {
                     best = Some(place);
                 }
-            }
-            true
+                true
+            })
         });
         best.cloned()
     }

@@ -85,19 +85,18 @@ pub fn summary(r: &Report, max: usize) -> String {
     }
     let mut out = String::new();
     push_within(&mut out, &head, max);
-    if !r.priorities.is_empty() && push_within(&mut out, "Priorities:\n", max) {
-        for (n, p) in r.priorities.iter().enumerate() {
-            let line = format!(
-                "{}. [{}] {} ({}:{})\n",
-                n + 1,
-                p.project.as_deref().unwrap_or("untagged"),
-                p.text,
-                p.source.path,
-                p.source.line
-            );
-            if !push_within(&mut out, &line, max) {
-                break;
-            }
+    for (n, p) in r.priorities.iter().enumerate() {
+        let line = format!(
+            "{}{}. [{}] {} ({}:{})\n",
+            if n == 0 { "Priorities:\n" } else { "" },
+            n + 1,
+            p.project.as_deref().unwrap_or("untagged"),
+            p.text,
+            p.source.path,
+            p.source.line
+        );
+        if out.is_empty() || !push_within(&mut out, &line, max) {
+            break;
         }
     }
     out.trim_end().to_string()

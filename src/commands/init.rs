@@ -145,7 +145,16 @@ fn git_hooks(ctx: &Ctx) -> Result<()> {
         install_hook(&hooks_dir, name, &exe, &body, ctx.quiet)?;
     }
     let attributes = top.join(".gitattributes");
-    let rule = format!("{output_in_repo} merge=active-status");
+    // gitattributes patterns with spaces must be C-style quoted.
+    let pattern = if output_in_repo.contains([' ', '\t', '"', '\\']) {
+        format!(
+            "\"{}\"",
+            output_in_repo.replace('\\', "\\\\").replace('"', "\\\"")
+        )
+    } else {
+        output_in_repo.clone()
+    };
+    let rule = format!("{pattern} merge=active-status");
     append_line(&attributes, &rule)?;
     let lock_rel = if vault_rel.is_empty() {
         ctx.cfg.lock_path.clone()

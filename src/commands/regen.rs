@@ -13,7 +13,17 @@ use std::time::Duration;
 fn produce(ctx: &Ctx, template: &str) -> Result<(Report, String)> {
     let analysis = analyze(&ctx.root, &ctx.cfg)?;
     let report = build(&analysis, &ctx.cfg);
+    let started = std::time::Instant::now();
     let text = render(&report, template, &ctx.cfg)?;
+    if ctx.verbose >= 2 {
+        let [scan, merge] = analysis.timings;
+        eprintln!(
+            "timings: scan {:.1} ms, merge {:.1} ms, render {:.1} ms",
+            scan.as_secs_f64() * 1e3,
+            merge.as_secs_f64() * 1e3,
+            started.elapsed().as_secs_f64() * 1e3
+        );
+    }
     Ok((report, text))
 }
 

@@ -64,10 +64,11 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
     let (results, report) = with_lock(&opts, || {
         crate::route::preflight(&ctx.root, &ctx.cfg, &checked)?;
         let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
-        let results = checked
+        let mut results = checked
             .iter()
             .map(|e| apply(&ctx.root, &ctx.cfg, &known, e))
             .collect::<Result<Vec<RouteResult>>>()?;
+        crate::route::settle_lines(&mut results);
         let report = match &template {
             Some(t) => Some(super::regen::regen_locked(ctx, t)?),
             None => None,

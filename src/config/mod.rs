@@ -3,7 +3,7 @@
 
 mod layer;
 
-pub use layer::{Layer, Overrides, load};
+pub use layer::{Layer, Overrides, load, parse_layer, user_config_path};
 
 use serde::Serialize;
 

@@ -1,109 +1,116 @@
 //! A similarity index: finds texts within `threshold` of a query without
 //! comparing against everything. Entries are grouped by project and bucketed
 //! by character count; only buckets inside the length window the threshold
-//! allows are visited. Each bucket stores the entries' bigram masks inline,
-//! so the first (and most selective) bound is checked on contiguous memory
-//! before any text is touched.
+//! allows are visited. A bucket keeps its entries' bigram masks in one
+//! contiguous array, so the first (and most selective) bound runs over
+//! plain memory before any text is touched.
 
 use super::similar::{Bigrams, Key};
 use std::collections::{BTreeMap, HashMap};
 
-/// One indexed entry: its id, character count and bigram mask.
-#[derive(Clone, Copy, Debug)]
-pub struct Slot {
-    pub id: u32,
-    pub len: u32,
-    pub bigrams: Bigrams,
+/// The entries of one project group with one character count, ids ascending.
+#[derive(Debug, Default)]
+pub struct Bucket {
+    len: usize,
+    ids: Vec<u32>,
+    masks: Vec<Bigrams>,
 }
 
-impl Slot {
-    /// The bigram bound against a query: false when the pair cannot reach
-    /// `threshold` (one edit changes at most four bigrams of the set).
+impl Bucket {
+    fn insert(&mut self, id: u32, mask: Bigrams) {
+        let pos = self.ids.partition_point(|&x| x < id);
+        if self.ids.get(pos) != Some(&id) {
+            self.ids.insert(pos, id);
+            self.masks.insert(pos, mask);
+        }
+    }
+
+    fn remove(&mut self, id: u32) {
+        if let Ok(pos) = self.ids.binary_search(&id) {
+            self.ids.remove(pos);
+            self.masks.remove(pos);
+        }
+    }
+
+    /// Calls `f` with every id below `below` (ascending) whose bigram set is
+    /// close enough to the query's for the pair to reach `threshold`: one edit
+    /// changes at most four bigrams of the set. Stops when `f` returns false;
+    /// returns false in that case.
     #[inline]
-    pub fn may_match(&self, q: &Key<'_>, threshold: f64) -> bool {
-        let max = (self.len as usize).max(q.len);
-        let allowed = ((1.0 - threshold) * max as f64 + 1e-9) as u32;
-        q.bigrams.differing(&self.bigrams) <= 4 * allowed
+    pub fn scan(
+        &self,
+        q: &Key<'_>,
+        threshold: f64,
+        below: u32,
+        mut f: impl FnMut(u32) -> bool,
+    ) -> bool {
+        let end = if below == u32::MAX {
+            self.ids.len()
+        } else {
+            self.ids.partition_point(|&x| x < below)
+        };
+        let max = self.len.max(q.len);
+        let budget = 4 * ((1.0 - threshold) * max as f64 + 1e-9) as u32;
+        for (mask, &id) in self.masks[..end].iter().zip(&self.ids[..end]) {
+            if q.bigrams.differing(mask) <= budget && !f(id) {
+                return false;
+            }
+        }
+        true
     }
 }
 
-/// Entries (by id) grouped by project and bucketed by length; ids within a
-/// bucket are kept ascending.
+type Buckets = BTreeMap<usize, Bucket>;
+
+/// Entries grouped by project and bucketed by length.
 #[derive(Default, Debug)]
 pub struct SimIndex {
-    groups: HashMap<Option<String>, BTreeMap<usize, Vec<Slot>>>,
+    groups: HashMap<Option<String>, Buckets>,
     /// Every entry regardless of project, for untagged queries.
-    all: BTreeMap<usize, Vec<Slot>>,
+    all: Buckets,
+}
+
+fn bucket(buckets: &mut Buckets, len: usize) -> &mut Bucket {
+    buckets.entry(len).or_insert_with(|| Bucket {
+        len,
+        ..Bucket::default()
+    })
 }
 
 impl SimIndex {
     pub fn insert(&mut self, project: Option<&str>, key: &Key<'_>, id: u32) {
-        let len = key.len;
-        let slot = Slot {
-            id,
-            len: len as u32,
-            bigrams: key.bigrams,
-        };
-        let everything = self.all.entry(len).or_default();
-        if !everything.iter().rev().take(1).any(|x| x.id == id) {
-            let pos = everything.partition_point(|x| x.id < id);
-            if everything.get(pos).is_none_or(|x| x.id != id) {
-                everything.insert(pos, slot);
-            }
-        }
-        let bucket = self
-            .groups
-            .entry(project.map(str::to_string))
-            .or_default()
-            .entry(len)
-            .or_default();
-        let pos = bucket.partition_point(|x| x.id < id);
-        bucket.insert(pos, slot);
+        let group = self.groups.entry(project.map(str::to_string)).or_default();
+        bucket(group, key.len).insert(id, key.bigrams);
+        bucket(&mut self.all, key.len).insert(id, key.bigrams);
     }
 
+    /// Moves nothing out of the all-projects group: `remove` followed by
+    /// `insert` changes an entry's project group only.
     pub fn remove(&mut self, project: Option<&str>, len: usize, id: u32) {
         if let Some(group) = self.groups.get_mut(&project.map(str::to_string))
-            && let Some(bucket) = group.get_mut(&len)
-            && let Ok(pos) = bucket.binary_search_by_key(&id, |x| x.id)
+            && let Some(b) = group.get_mut(&len)
         {
-            bucket.remove(pos);
+            b.remove(id);
         }
     }
 
-    /// Calls `visit` with the slots of candidate buckets for a query of `len`
-    /// characters in `project`: the project's own group and the untagged group,
-    /// or every entry for an untagged query. `visit` returns false to stop.
-    /// `remove` only moves an entry between project groups, so an untagged
-    /// query still sees each entry once.
+    /// Calls `visit` with every candidate bucket for a query of `len`
+    /// characters in `project`: the project's own group and the untagged
+    /// group, or every entry for an untagged query. `visit` returns false to stop.
     pub fn candidates(
         &self,
         project: Option<&str>,
         len: usize,
         threshold: f64,
-        mut visit: impl FnMut(&[Slot]) -> bool,
+        mut visit: impl FnMut(&Bucket) -> bool,
     ) {
         let lo = (threshold * len as f64 - 1e-9).ceil().max(0.0) as usize;
-        let hi = if threshold > 0.0 {
-            (len as f64 / threshold + 1e-9).floor() as usize
-        } else {
-            usize::MAX
-        };
-        let mut scan = |group: &BTreeMap<usize, Vec<Slot>>| -> bool {
-            for (_, ids) in group.range(lo..=hi) {
-                if !visit(ids) {
-                    return false;
-                }
-            }
-            true
-        };
+        let hi = (len as f64 / threshold + 1e-9).floor() as usize;
+        let mut scan = |group: &Buckets| group.range(lo..=hi).all(|(_, b)| visit(b));
         match project {
             Some(p) => {
-                if let Some(g) = self.groups.get(&Some(p.to_string()))
-                    && !scan(g)
-                {
-                    return;
-                }
-                if let Some(g) = self.groups.get(&None) {
+                let own = self.groups.get(&Some(p.to_string())).is_none_or(&mut scan);
+                if own && let Some(g) = self.groups.get(&None) {
                     scan(g);
                 }
             }
@@ -118,11 +125,14 @@ impl SimIndex {
 mod tests {
     use super::*;
 
-    fn ids(idx: &SimIndex, project: Option<&str>, len: usize) -> Vec<u32> {
+    fn ids(idx: &SimIndex, project: Option<&str>, text: &str) -> Vec<u32> {
+        let q = Key::new(text);
         let mut seen = Vec::new();
-        idx.candidates(project, len, 0.85, |slots| {
-            seen.extend(slots.iter().map(|s| s.id));
-            true
+        idx.candidates(project, q.len, 0.85, |b| {
+            b.scan(&q, 0.85, u32::MAX, |id| {
+                seen.push(id);
+                true
+            })
         });
         seen.sort();
         seen
@@ -137,9 +147,10 @@ mod tests {
         idx.insert(Some("b"), &ten, 1);
         idx.insert(None, &ten, 2);
         idx.insert(Some("a"), &thirty, 3);
-        assert_eq!(ids(&idx, Some("a"), 10), vec![0, 2]);
-        assert_eq!(ids(&idx, None, 10), vec![0, 1, 2]);
+        assert_eq!(ids(&idx, Some("a"), "abcdefghij"), vec![0, 2]);
+        assert_eq!(ids(&idx, None, "abcdefghij"), vec![0, 1, 2]);
         idx.remove(Some("a"), 10, 0);
-        assert_eq!(ids(&idx, Some("a"), 10), vec![2]);
+        assert_eq!(ids(&idx, Some("a"), "abcdefghij"), vec![2]);
+        assert_eq!(ids(&idx, None, "zzzzzzzzzz"), Vec::<u32>::new());
     }
 }

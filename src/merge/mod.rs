@@ -2,16 +2,18 @@
 
 mod index;
 mod rank;
+mod resolve;
 mod similar;
 
-pub use index::{SimIndex, Slot};
+pub use index::{Bucket, SimIndex};
 pub use rank::{compare, tier};
+pub use resolve::resolve;
 pub use similar::{Key, similar};
 
 use crate::item::{Item, Signal};
 use jiff::civil::Date;
 use rayon::prelude::*;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A group of items that say the same thing.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,128 +55,6 @@ pub fn merge(items: Vec<Item>, signals: &[Signal], as_of: Option<Date>, threshol
     }
 }
 
-/// A normalized text with its project.
-type TextKey<'a> = (&'a str, Option<&'a str>);
-
-/// What the signals matching one (text, project) say: whether an undated
-/// signal matched, and the latest date of a dated one.
-#[derive(Clone, Copy, Default)]
-struct Matches {
-    any: bool,
-    undated: bool,
-    latest: Option<Date>,
-}
-
-impl Matches {
-    /// The date rule: a dated signal never resolves an item dated after it.
-    fn resolves(&self, item_date: Option<Date>) -> bool {
-        match item_date {
-            None => self.any,
-            Some(d) => self.undated || self.latest.is_some_and(|l| d <= l),
-        }
-    }
-}
-
-/// Step 2: drops every item matched by a signal, except that a dated signal
-/// never resolves an item dated after it. Signals and queries are first
-/// reduced to their distinct (text, project) pairs.
-pub fn resolve(items: Vec<Item>, signals: &[Signal], threshold: f64) -> Vec<Item> {
-    if signals.is_empty() {
-        return items;
-    }
-    let mut distinct: HashMap<(&str, Option<&str>), Matches> = HashMap::new();
-    for s in signals {
-        let m = distinct
-            .entry((s.norm.as_str(), s.project.as_deref()))
-            .or_default();
-        m.any = true;
-        match s.date {
-            None => m.undated = true,
-            Some(d) => m.latest = Some(m.latest.map_or(d, |l| l.max(d))),
-        }
-    }
-    let mut entries: Vec<((&str, Option<&str>), Matches)> = distinct.into_iter().collect();
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    let keys: Vec<Key<'_>> = entries.iter().map(|((n, _), _)| Key::new(n)).collect();
-    let mut index = SimIndex::default();
-    let mut exact: HashMap<&str, Vec<u32>> = HashMap::new();
-    for (id, (((n, p), _), k)) in entries.iter().zip(&keys).enumerate() {
-        index.insert(*p, k, id as u32);
-        exact.entry(n).or_default().push(id as u32);
-    }
-    // Each distinct (text, project) with the latest date among its items: a
-    // match dated at least that late (or undated) settles all of them.
-    let mut needs: HashMap<(&str, Option<&str>), Option<Date>> = HashMap::new();
-    for i in &items {
-        let need = needs
-            .entry((i.norm.as_str(), i.project.as_deref()))
-            .or_insert(i.date);
-        *need = (*need).max(i.date);
-    }
-    let mut queries: Vec<(TextKey<'_>, Option<Date>)> = needs.into_iter().collect();
-    queries.sort_unstable();
-    let answers: HashMap<(&str, Option<&str>), Matches> = queries
-        .par_iter()
-        .map(|&((norm, project), need)| {
-            let q = Key::new(norm);
-            let settled = |acc: &Matches| {
-                acc.undated || (acc.any && need.is_none_or(|n| acc.latest.is_some_and(|l| l >= n)))
-            };
-            let mut acc = Matches::default();
-            let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
-            for &id in exact.get(norm).map_or(&[][..], Vec::as_slice) {
-                let ((_, p), m) = &entries[id as usize];
-                if compatible(*p) {
-                    acc.any = true;
-                    acc.undated |= m.undated;
-                    acc.latest = acc.latest.max(m.latest);
-                }
-            }
-            if settled(&acc) {
-                return ((norm, project), acc);
-            }
-            index.candidates(project, q.len, threshold, |slots| {
-                for slot in slots {
-                    if !slot.may_match(&q, threshold) {
-                        continue;
-                    }
-                    let id = slot.id;
-                    let ((_, p), m) = &entries[id as usize];
-                    if !compatible(*p) {
-                        continue;
-                    }
-                    let adds = !acc.undated && (m.undated || m.latest > acc.latest || !acc.any);
-                    if adds && similar(&q, &keys[id as usize], threshold) {
-                        acc.any = true;
-                        acc.undated |= m.undated;
-                        acc.latest = acc.latest.max(m.latest);
-                        if settled(&acc) {
-                            return false;
-                        }
-                    }
-                }
-                true
-            });
-            ((norm, project), acc)
-        })
-        .collect();
-    let keep: Vec<bool> = items
-        .iter()
-        .map(|i| {
-            let m = answers
-                .get(&(i.norm.as_str(), i.project.as_deref()))
-                .copied()
-                .unwrap_or_default();
-            !m.resolves(i.date)
-        })
-        .collect();
-    items
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(i, k)| k.then_some(i))
-        .collect()
-}
-
 /// Step 3: greedy clustering of items already in rank order.
 pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
     let keys: Vec<Key<'_>> = items.iter().map(|i| Key::new(&i.norm)).collect();
@@ -183,7 +63,7 @@ pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
     let mut index = SimIndex::default();
     // Representatives by exact normalized text: an exact match bounds the
     // search to older clusters.
-    let mut exact: HashMap<&str, Vec<u32>> = HashMap::new();
+    let mut exact: HashMap<&str, Vec<u32>> = HashMap::default();
     for (i, item) in items.iter().enumerate() {
         let q = &keys[i];
         let mut best: Option<u32> = exact.get(q.norm).and_then(|ids: &Vec<u32>| {
@@ -194,19 +74,14 @@ pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
                 }
             })
         });
-        index.candidates(item.project.as_deref(), q.len, threshold, |slots| {
-            for slot in slots {
-                let cid = slot.id;
-                if best.is_some_and(|b| cid >= b) {
-                    break;
-                }
-                if slot.may_match(q, threshold)
-                    && similar(q, &keys[rep_of[cid as usize]], threshold)
-                {
+        index.candidates(item.project.as_deref(), q.len, threshold, |bucket| {
+            bucket.scan(q, threshold, best.unwrap_or(u32::MAX), |cid| {
+                if similar(q, &keys[rep_of[cid as usize]], threshold) {
                     best = Some(cid);
-                    break;
+                    return false;
                 }
-            }
+                true
+            });
             true
         });
         match best {

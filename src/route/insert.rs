@@ -10,6 +10,9 @@ pub struct Insertion {
     pub offset: usize,
     pub text: String,
     pub line: u32,
+    /// The first line the inserted block occupies, and how many lines it adds.
+    pub first_line: u32,
+    pub added_lines: u32,
 }
 
 impl Insertion {
@@ -93,10 +96,13 @@ impl<'a> Lines<'a> {
             text.push_str(l);
             text.push_str(eol);
         }
+        let added_lines = text.matches('\n').count() as u32;
         Insertion {
             offset,
             text,
             line: after + 1 + item_index as u32,
+            first_line: after + 1,
+            added_lines,
         }
     }
 }

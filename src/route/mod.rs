@@ -60,6 +60,28 @@ pub struct RouteResult {
     pub path: String,
     pub line: u32,
     pub status: Status,
+    /// Lines inserted by this entry: (first line, count). Earlier results in
+    /// the same file at or after that line move down by the count.
+    #[serde(skip)]
+    pub shift: Option<(u32, u32)>,
+}
+
+/// Keeps the line numbers of a batch's results true after later entries
+/// inserted lines above them in the same file.
+pub fn settle_lines(results: &mut [RouteResult]) {
+    for i in 0..results.len() {
+        let Some((first, count)) = results[i].shift else {
+            continue;
+        };
+        let (earlier, rest) = results.split_at_mut(i);
+        let path = &rest[0].path;
+        for r in earlier
+            .iter_mut()
+            .filter(|r| &r.path == path && r.line >= first)
+        {
+            r.line += count;
+        }
+    }
 }
 
 /// A validated entry.
@@ -293,6 +315,7 @@ pub fn apply(root: &Path, cfg: &Config, known: &[String], e: &Checked) -> Result
             path: rel,
             line,
             status: Status::AlreadyPresent,
+            shift: None,
         });
     }
     let ins = match e.to {
@@ -315,5 +338,36 @@ pub fn apply(root: &Path, cfg: &Config, known: &[String], e: &Checked) -> Result
         path: rel,
         line: ins.line,
         status: Status::Added,
+        shift: Some((ins.first_line, ins.added_lines)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(path: &str, line: u32, shift: Option<(u32, u32)>) -> RouteResult {
+        RouteResult {
+            text: "t".into(),
+            to: Dest::Journal,
+            path: path.into(),
+            line,
+            status: Status::Added,
+            shift,
+        }
+    }
+
+    #[test]
+    fn later_insertions_above_move_earlier_results_down() {
+        let mut r = vec![
+            result("a.md", 19, Some((19, 1))),
+            result("b.md", 30, Some((30, 1))),
+            result("a.md", 10, Some((9, 3))),
+        ];
+        settle_lines(&mut r);
+        assert_eq!(
+            r.iter().map(|x| x.line).collect::<Vec<_>>(),
+            vec![22, 30, 10]
+        );
+    }
 }

@@ -1,0 +1,829 @@
+//! Workflow setup: `init` (config, folders), `init --git-hooks` (hooks that
+//! regenerate the dashboard, a merge rule that never conflicts, chaining of an
+//! existing hook), `init --claude` / `--codex`, and the shell helpers
+//! (`completions`, `man`, `--version`, `--help`).
+//!
+//! Every git command runs with a temporary HOME, `GIT_CONFIG_NOSYSTEM=1` and a
+//! repository-local identity, so the host's git configuration never leaks in;
+//! the hooks find `active-status` on PATH (the directory of the test binary).
+
+mod common;
+use common::{Vault, bare_cmd};
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use tempfile::TempDir;
+
+const HOOKS: [&str; 4] = ["pre-commit", "post-merge", "post-rewrite", "post-checkout"];
+const MARKER: &str = ">>> active-status";
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A journal file with one session whose Next section holds `item`.
+fn journal(item: &str) -> String {
+    format!("## Session: work\n### Next\n- [ ] {item}\n")
+}
+
+/// A git repository in a temporary folder, with its own HOME.
+struct Repo {
+    dir: TempDir,
+    home: TempDir,
+}
+
+impl Repo {
+    fn new() -> Self {
+        let dir = tempfile::Builder::new()
+            .prefix("repo-")
+            .tempdir()
+            .expect("tempdir");
+        let home = tempfile::Builder::new()
+            .prefix("home-")
+            .tempdir()
+            .expect("tempdir");
+        let repo = Repo { dir, home };
+        repo.git_ok(&["init", "-q", "-b", "main"]);
+        repo.git_ok(&["config", "user.name", "Test User"]);
+        repo.git_ok(&["config", "user.email", "test@example.com"]);
+        repo.git_ok(&["config", "commit.gpgsign", "false"]);
+        repo
+    }
+
+    fn top(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn join(&self, rel: &str) -> PathBuf {
+        self.top().join(rel)
+    }
+
+    fn hooks_dir(&self) -> PathBuf {
+        self.join(".git/hooks")
+    }
+
+    fn write(&self, rel: &str, content: &str) {
+        let path = self.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, content).expect("write");
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.join(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
+    }
+
+    /// PATH with the directory of the binary under test first.
+    fn path_env() -> std::ffi::OsString {
+        let bin = assert_cmd::cargo::cargo_bin("active-status");
+        let dir = bin.parent().expect("binary folder").to_path_buf();
+        let rest = std::env::var_os("PATH").unwrap_or_default();
+        std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest)))
+            .expect("join PATH")
+    }
+
+    /// Isolates a command (git or active-status) from the host configuration.
+    fn isolate(&self, cmd: &mut std::process::Command) {
+        cmd.current_dir(self.top())
+            .env("HOME", self.home.path())
+            .env("XDG_CONFIG_HOME", self.home.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("PATH", Self::path_env())
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("GIT_INDEX_FILE")
+            .env_remove("GIT_CONFIG_GLOBAL");
+        for (k, _) in std::env::vars() {
+            if k.starts_with("ACTIVE_STATUS_") {
+                cmd.env_remove(k);
+            }
+        }
+    }
+
+    fn git(&self, args: &[&str]) -> Output {
+        let mut cmd = std::process::Command::new("git");
+        cmd.args(args);
+        self.isolate(&mut cmd);
+        cmd.output().expect("run git")
+    }
+
+    fn git_ok(&self, args: &[&str]) -> String {
+        let out = self.git(args);
+        assert!(
+            out.status.success(),
+            "git {args:?} failed ({:?})\nstdout: {}\nstderr: {}",
+            out.status.code(),
+            stdout(&out),
+            stderr(&out)
+        );
+        stdout(&out)
+    }
+
+    /// The binary with `--root <top>/<vault_rel>` (the top itself for "").
+    fn cmd(&self, vault_rel: &str) -> assert_cmd::Command {
+        let mut cmd = bare_cmd();
+        cmd.current_dir(self.top())
+            .env("HOME", self.home.path())
+            .env("XDG_CONFIG_HOME", self.home.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("PATH", Self::path_env())
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("GIT_INDEX_FILE")
+            .env_remove("GIT_CONFIG_GLOBAL")
+            .arg("--root")
+            .arg(if vault_rel.is_empty() {
+                self.top().to_path_buf()
+            } else {
+                self.join(vault_rel)
+            });
+        cmd
+    }
+
+    fn init_hooks(&self, vault_rel: &str) -> Output {
+        let out = self
+            .cmd(vault_rel)
+            .args(["init", "--git-hooks"])
+            .output()
+            .expect("run init");
+        assert!(
+            out.status.success(),
+            "init --git-hooks failed ({:?})\nstdout: {}\nstderr: {}",
+            out.status.code(),
+            stdout(&out),
+            stderr(&out)
+        );
+        out
+    }
+
+    fn check(&self, vault_rel: &str) -> Output {
+        self.cmd(vault_rel)
+            .args(["regen", "--check"])
+            .output()
+            .expect("run regen --check")
+    }
+
+    /// A file name under the hooks folder → its content, for every file.
+    fn hook_files(&self) -> Vec<(String, String)> {
+        let mut files: Vec<(String, String)> = std::fs::read_dir(self.hooks_dir())
+            .expect("hooks dir")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_none_or(|e| e != "sample"))
+            .map(|p| {
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read_to_string(&p).unwrap_or_default(),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    }
+}
+
+fn count_lines(text: &str, line: &str) -> usize {
+    text.lines().filter(|l| l.trim() == line).count()
+}
+
+// ---------------------------------------------------------------- init
+
+#[test]
+fn init_writes_a_config_that_parses_and_the_lock_and_inbox_folders() {
+    let v = Vault::new();
+    let out = v.cmd().arg("init").output().expect("run init");
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    assert!(v.join(".agents/active-status.toml").is_file());
+    assert!(v.join(".agents/locks").is_dir(), "lock folder missing");
+    assert!(v.join(".agents/inbox").is_dir(), "inbox folder missing");
+    assert!(
+        stdout(&out).contains("active-status.toml"),
+        "init should say what it created: {}",
+        stdout(&out)
+    );
+
+    // The template stays commented out: the built-in dashboard is used.
+    let text = v.read(".agents/active-status.toml");
+    assert!(
+        !text.lines().any(|l| l.trim_start().starts_with("template")),
+        "template must stay commented out:\n{text}"
+    );
+
+    let out = v.cmd().arg("config").output().expect("run config");
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    let shown = stdout(&out);
+    let mut keys = Vec::new();
+    for line in shown.lines().filter(|l| !l.starts_with('#')) {
+        let (setting, origin) = line
+            .rsplit_once("  # ")
+            .unwrap_or_else(|| panic!("no origin on line {line:?}"));
+        let key = setting.split(" = ").next().expect("key").trim().to_string();
+        if key == "template" {
+            assert!(
+                !origin.starts_with("file "),
+                "template should keep its default origin: {line}"
+            );
+        } else {
+            assert!(
+                origin.starts_with("file ") && origin.ends_with(".agents/active-status.toml"),
+                "{key} should come from the vault file, got {origin:?}"
+            );
+        }
+        keys.push(key);
+    }
+    for key in [
+        "output",
+        "template",
+        "cap",
+        "follow_symlinks",
+        "dedup.threshold",
+        "sources.journal",
+        "sources.projects",
+        "sources.inbox",
+        "sources.project_todos",
+        "sources.progress",
+        "sources.actives",
+        "headings.next",
+        "headings.done",
+        "headings.skipped",
+        "headings.goal",
+        "extract.keywords",
+        "lock.path",
+        "lock.timeout_secs",
+        "hook.max_chars",
+    ] {
+        assert!(
+            keys.iter().any(|k| k == key),
+            "config does not report {key}:\n{shown}"
+        );
+    }
+
+    // A dashboard can be generated with the written configuration.
+    v.cmd().args(["regen", "-q"]).assert().success();
+}
+
+#[test]
+fn second_init_keeps_the_config_byte_identical() {
+    let v = Vault::new();
+    v.cmd().arg("init").assert().success();
+    let first = std::fs::read(v.join(".agents/active-status.toml")).expect("read");
+
+    let out = v.cmd().arg("init").output().expect("run init");
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    assert!(
+        stdout(&out).contains("kept"),
+        "second init should say the config was kept: {}",
+        stdout(&out)
+    );
+    assert_eq!(
+        std::fs::read(v.join(".agents/active-status.toml")).expect("read"),
+        first
+    );
+
+    // A user edit survives another init, byte for byte.
+    let edited = String::from_utf8(first)
+        .expect("utf-8")
+        .replace("cap = 15", "cap = 7 # mine");
+    v.write(".agents/active-status.toml", &edited);
+    let out = v.cmd().arg("init").output().expect("run init");
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    assert!(stdout(&out).contains("kept"), "{}", stdout(&out));
+    assert_eq!(v.read(".agents/active-status.toml"), edited);
+    let shown = stdout(&v.cmd().arg("config").output().expect("config"));
+    assert!(
+        shown.lines().any(|l| l.starts_with("cap = 7")),
+        "the edit should be effective:\n{shown}"
+    );
+}
+
+// ---------------------------------------------------------------- git hooks
+
+#[test]
+fn git_hooks_outside_a_repository_fail_with_a_git_init_hint() {
+    let v = Vault::new();
+    let ceiling = v.path().parent().expect("parent").to_path_buf();
+    let out = v
+        .cmd()
+        .args(["init", "--git-hooks"])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CEILING_DIRECTORIES", &ceiling)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .expect("run init");
+    assert_ne!(out.status.code(), Some(0), "stdout: {}", stdout(&out));
+    let all = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(
+        all.contains("git init"),
+        "the message should mention `git init`: {all}"
+    );
+    assert!(!v.exists(".git"), "init must not create a repository");
+}
+
+#[test]
+fn git_hooks_install_hooks_merge_rule_ignore_and_driver() {
+    let r = Repo::new();
+    r.init_hooks("");
+    for name in HOOKS {
+        let path = r.hooks_dir().join(name);
+        let meta = std::fs::metadata(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            meta.permissions().mode() & 0o111 != 0,
+            "{name} is not executable"
+        );
+        let text = r.read(&format!(".git/hooks/{name}"));
+        assert!(text.starts_with("#!"), "{name} has no shebang");
+        assert!(text.contains(MARKER), "{name} has no marker");
+        assert!(text.contains("regen"), "{name} does not regenerate");
+    }
+    let attrs = r.read(".gitattributes");
+    assert_eq!(
+        count_lines(&attrs, "ACTIVE-STATUS.md merge=active-status"),
+        1,
+        "{attrs}"
+    );
+    let ignore = r.read(".gitignore");
+    assert_eq!(
+        count_lines(&ignore, ".agents/locks/active-status.lock"),
+        1,
+        "{ignore}"
+    );
+    assert!(
+        !r.git_ok(&["config", "merge.active-status.driver"])
+            .trim()
+            .is_empty()
+    );
+    // The attribute is in effect for the dashboard.
+    let attr = r.git_ok(&["check-attr", "merge", "--", "ACTIVE-STATUS.md"]);
+    assert!(attr.contains("merge: active-status"), "{attr}");
+}
+
+#[test]
+fn git_hooks_twice_does_not_duplicate_lines_or_rewrap_hooks() {
+    let r = Repo::new();
+    r.write(".gitignore", "target/\n");
+    r.write(".gitattributes", "*.png binary");
+    r.init_hooks("");
+    let hooks = r.hook_files();
+    let attrs = r.read(".gitattributes");
+    let ignore = r.read(".gitignore");
+    let out = r.init_hooks("");
+    assert!(stdout(&out).contains("kept"), "{}", stdout(&out));
+
+    assert_eq!(r.hook_files(), hooks, "hooks changed on the second run");
+    for (name, text) in &hooks {
+        assert!(
+            !name.ends_with(".pre-active-status"),
+            "an own hook was wrapped: {name}"
+        );
+        assert_eq!(text.matches(MARKER).count(), 1, "{name}:\n{text}");
+    }
+    assert_eq!(r.read(".gitattributes"), attrs);
+    assert_eq!(r.read(".gitignore"), ignore);
+    assert_eq!(
+        attrs, "*.png binary\nACTIVE-STATUS.md merge=active-status\n",
+        "existing lines kept, rule appended once"
+    );
+    assert_eq!(ignore, "target/\n.agents/locks/active-status.lock\n");
+    let drivers = r.git_ok(&["config", "--get-all", "merge.active-status.driver"]);
+    assert_eq!(drivers.lines().count(), 1, "{drivers}");
+}
+
+#[test]
+fn an_existing_pre_commit_hook_is_chained_not_replaced() {
+    let r = Repo::new();
+    let marker = r.home.path().join("pre-commit-ran");
+    let old = format!(
+        "#!/bin/sh\necho ran >> '{}'\n",
+        marker.display().to_string().replace('\'', "'\\''")
+    );
+    r.write(".git/hooks/pre-commit", &old);
+    std::fs::set_permissions(
+        r.hooks_dir().join("pre-commit"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .expect("chmod");
+
+    r.init_hooks("");
+    assert_eq!(r.read(".git/hooks/pre-commit.pre-active-status"), old);
+    assert!(r.read(".git/hooks/pre-commit").contains(MARKER));
+    // A second run neither re-wraps nor loses the chained hook.
+    r.init_hooks("");
+    assert_eq!(r.read(".git/hooks/pre-commit.pre-active-status"), old);
+    assert_eq!(r.read(".git/hooks/pre-commit").matches(MARKER).count(), 1);
+
+    r.write("journal/2026-05-01.md", &journal("chained item"));
+    r.git_ok(&["add", "journal"]);
+    r.git_ok(&["commit", "-q", "-m", "x"]);
+    let ran = std::fs::read_to_string(&marker).expect("the previous hook did not run");
+    assert_eq!(ran, "ran\n");
+    let committed = r.git_ok(&["show", "HEAD:ACTIVE-STATUS.md"]);
+    assert!(committed.contains("chained item"), "{committed}");
+}
+
+#[test]
+fn a_failing_previous_pre_commit_hook_still_blocks_the_commit() {
+    let r = Repo::new();
+    r.write(".git/hooks/pre-commit", "#!/bin/sh\necho no >&2\nexit 1\n");
+    std::fs::set_permissions(
+        r.hooks_dir().join("pre-commit"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .expect("chmod");
+    r.init_hooks("");
+    r.write("journal/2026-05-01.md", &journal("blocked item"));
+    r.git_ok(&["add", "journal"]);
+    let out = r.git(&["commit", "-q", "-m", "x"]);
+    assert!(!out.status.success(), "the commit should be refused");
+    assert!(!r.git(&["rev-parse", "--verify", "HEAD"]).status.success());
+}
+
+#[test]
+fn a_commit_carries_the_regenerated_dashboard() {
+    let r = Repo::new();
+    r.init_hooks("");
+    r.write("journal/2026-05-01.md", &journal("ship the parser"));
+    r.git_ok(&["add", "journal"]);
+    r.git_ok(&["commit", "-q", "-m", "x"]);
+    let committed = r.git_ok(&["show", "HEAD:ACTIVE-STATUS.md"]);
+    assert!(committed.contains("ship the parser"), "{committed}");
+    let out = r.check("");
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    // Nothing is left over: the dashboard in the tree is the committed one.
+    let status = r.git_ok(&["status", "--porcelain", "--", "ACTIVE-STATUS.md"]);
+    assert!(status.trim().is_empty(), "{status}");
+
+    // A second commit updates it again.
+    r.write("journal/2026-05-02.md", &journal("review the lexer"));
+    r.git_ok(&["add", "journal"]);
+    r.git_ok(&["commit", "-q", "-m", "y"]);
+    let committed = r.git_ok(&["show", "HEAD:ACTIVE-STATUS.md"]);
+    assert!(committed.contains("review the lexer"), "{committed}");
+    assert!(committed.contains("ship the parser"), "{committed}");
+}
+
+/// Two branches each commit a new Next item (with their own dashboards);
+/// `git merge` must not conflict on the dashboard, and the post-merge hook
+/// must leave a dashboard with both items.
+fn merge_two_branches(r: &Repo, vault: &str, base: (&str, &str), a: (&str, &str), b: (&str, &str)) {
+    let p = |rel: &str| {
+        if vault.is_empty() {
+            rel.to_string()
+        } else {
+            format!("{vault}/{rel}")
+        }
+    };
+    let dashboard = p("ACTIVE-STATUS.md");
+    r.init_hooks(vault);
+    r.write(&p(base.0), base.1);
+    r.git_ok(&["add", "-A"]);
+    r.git_ok(&["commit", "-q", "-m", "base"]);
+
+    r.git_ok(&["checkout", "-q", "-b", "feature"]);
+    r.write(&p(a.0), a.1);
+    r.git_ok(&["add", "-A"]);
+    r.git_ok(&["commit", "-q", "-m", "feature"]);
+
+    r.git_ok(&["checkout", "-q", "main"]);
+    r.write(&p(b.0), b.1);
+    r.git_ok(&["add", "-A"]);
+    r.git_ok(&["commit", "-q", "-m", "main"]);
+
+    let on_feature = r.git_ok(&["show", &format!("feature:{dashboard}")]);
+    let on_main = r.git_ok(&["show", &format!("main:{dashboard}")]);
+    assert!(on_feature.contains("feature item"), "{on_feature}");
+    assert!(!on_feature.contains("main item"), "{on_feature}");
+    assert!(on_main.contains("main item"), "{on_main}");
+    assert!(!on_main.contains("feature item"), "{on_main}");
+
+    let out = r.git(&["merge", "--no-edit", "feature"]);
+    assert!(
+        out.status.success(),
+        "git merge failed\nstdout: {}\nstderr: {}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let unmerged = r.git_ok(&["diff", "--name-only", "--diff-filter=U"]);
+    assert!(unmerged.trim().is_empty(), "unmerged: {unmerged}");
+    let text = r.read(&dashboard);
+    assert!(!text.contains("<<<<<<<"), "conflict markers:\n{text}");
+    assert!(text.contains("feature item"), "{text}");
+    assert!(text.contains("main item"), "{text}");
+    let out = r.check(vault);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "dashboard stale after merge: {}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn merging_branches_that_changed_different_journals_does_not_conflict() {
+    let r = Repo::new();
+    merge_two_branches(
+        &r,
+        "",
+        ("journal/2026-05-01.md", &journal("base item")),
+        ("journal/2026-05-02.md", &journal("feature item")),
+        ("journal/2026-05-03.md", &journal("main item")),
+    );
+}
+
+#[test]
+fn merging_branches_that_changed_the_same_journal_does_not_conflict() {
+    let r = Repo::new();
+    let base = "## Session: one\n### Next\n- [ ] base one\n\n### Notes\nline 1\nline 2\nline 3\nline 4\n\n## Session: two\n### Next\n- [ ] base two\n";
+    let a = base.replace("- [ ] base one\n", "- [ ] base one\n- [ ] feature item\n");
+    let b = base.replace("- [ ] base two\n", "- [ ] base two\n- [ ] main item\n");
+    merge_two_branches(
+        &r,
+        "",
+        ("journal/2026-05-01.md", base),
+        ("journal/2026-05-01.md", &a),
+        ("journal/2026-05-01.md", &b),
+    );
+    let text = r.read("ACTIVE-STATUS.md");
+    assert!(
+        text.contains("base one") && text.contains("base two"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_vault_in_a_subfolder_uses_paths_relative_to_the_repository() {
+    let r = Repo::new();
+    std::fs::create_dir_all(r.join("kb")).expect("mkdir kb");
+    r.init_hooks("kb");
+    assert!(r.join("kb/.agents/active-status.toml").is_file());
+    assert!(
+        !r.join(".agents").exists(),
+        "config written at the repo top"
+    );
+
+    let attrs = r.read(".gitattributes");
+    assert_eq!(
+        count_lines(&attrs, "kb/ACTIVE-STATUS.md merge=active-status"),
+        1,
+        "{attrs}"
+    );
+    let ignore = r.read(".gitignore");
+    assert_eq!(
+        count_lines(&ignore, "kb/.agents/locks/active-status.lock"),
+        1,
+        "{ignore}"
+    );
+    let pre_commit = r.read(".git/hooks/pre-commit");
+    assert!(pre_commit.contains("kb/ACTIVE-STATUS.md"), "{pre_commit}");
+    for name in HOOKS {
+        let text = r.read(&format!(".git/hooks/{name}"));
+        assert!(text.contains("/kb"), "{name} does not target kb/:\n{text}");
+    }
+    let attr = r.git_ok(&["check-attr", "merge", "--", "kb/ACTIVE-STATUS.md"]);
+    assert!(attr.contains("merge: active-status"), "{attr}");
+
+    r.write("kb/journal/2026-05-01.md", &journal("subfolder item"));
+    r.git_ok(&["add", "kb/journal"]);
+    r.git_ok(&["commit", "-q", "-m", "x"]);
+    let committed = r.git_ok(&["show", "HEAD:kb/ACTIVE-STATUS.md"]);
+    assert!(committed.contains("subfolder item"), "{committed}");
+    assert!(
+        !r.git(&["cat-file", "-e", "HEAD:ACTIVE-STATUS.md"])
+            .status
+            .success(),
+        "a dashboard was committed at the repository top"
+    );
+    let out = r.check("kb");
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+}
+
+#[test]
+fn a_vault_in_a_subfolder_merges_without_conflict() {
+    let r = Repo::new();
+    std::fs::create_dir_all(r.join("kb")).expect("mkdir kb");
+    merge_two_branches(
+        &r,
+        "kb",
+        ("journal/2026-05-01.md", &journal("base item")),
+        ("journal/2026-05-02.md", &journal("feature item")),
+        ("journal/2026-05-03.md", &journal("main item")),
+    );
+}
+
+#[test]
+fn a_vault_in_a_subfolder_with_a_space_merges_without_conflict() {
+    let r = Repo::new();
+    std::fs::create_dir_all(r.join("my kb")).expect("mkdir");
+    merge_two_branches(
+        &r,
+        "my kb",
+        ("journal/2026-05-01.md", &journal("base item")),
+        ("journal/2026-05-02.md", &journal("feature item")),
+        ("journal/2026-05-03.md", &journal("main item")),
+    );
+}
+
+// ---------------------------------------------------------------- agents
+
+/// The JSON block printed after the prose: from the first `{` to the end.
+fn printed_json(out: &str) -> serde_json::Value {
+    let start = out
+        .find('{')
+        .unwrap_or_else(|| panic!("no JSON in output:\n{out}"));
+    serde_json::from_str(&out[start..])
+        .unwrap_or_else(|e| panic!("invalid JSON ({e}):\n{}", &out[start..]))
+}
+
+fn assert_hooks_block(json: &serde_json::Value) {
+    assert_eq!(
+        json["hooks"]["SessionStart"][0]["hooks"][0]["command"], "active-status hook session-start",
+        "{json:#}"
+    );
+    assert_eq!(
+        json["hooks"]["PreCompact"][0]["hooks"][0]["command"], "active-status hook pre-compact",
+        "{json:#}"
+    );
+}
+
+fn assert_wrap_skill(text: &str) {
+    assert!(text.starts_with("---\n"), "no front matter:\n{text}");
+    let front = text[4..].split("\n---").next().expect("front matter");
+    assert!(
+        front.lines().any(|l| l.trim() == "name: wrap"),
+        "front matter lacks `name: wrap`:\n{front}"
+    );
+    assert!(
+        front.lines().any(|l| l.starts_with("description:")),
+        "{front}"
+    );
+    for command in [
+        "active-status extract",
+        "active-status route --from",
+        "active-status audit",
+    ] {
+        assert!(text.contains(command), "skill lacks `{command}`:\n{text}");
+    }
+}
+
+#[test]
+fn init_claude_writes_the_wrap_skill_and_prints_the_hooks_block() {
+    let v = Vault::new();
+    let out = v
+        .cmd()
+        .args(["init", "--claude"])
+        .output()
+        .expect("run init");
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    assert_wrap_skill(&v.read(".claude/skills/wrap/SKILL.md"));
+    let json = printed_json(&stdout(&out));
+    assert_hooks_block(&json);
+    assert_eq!(
+        json["hooks"]["SessionStart"][0]["hooks"][0]["type"],
+        "command"
+    );
+}
+
+#[test]
+fn init_codex_writes_the_wrap_skill_and_prints_valid_json() {
+    let v = Vault::new();
+    let out = v
+        .cmd()
+        .args(["init", "--codex"])
+        .output()
+        .expect("run init");
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    assert_wrap_skill(&v.read(".codex/skills/wrap/SKILL.md"));
+    assert_hooks_block(&printed_json(&stdout(&out)));
+    assert!(!v.exists(".claude"), "--codex alone wrote Claude files");
+}
+
+#[test]
+fn init_never_overwrites_an_existing_skill() {
+    let v = Vault::new()
+        .file(".claude/skills/wrap/SKILL.md", "my own claude wrap\n")
+        .file(".codex/skills/wrap/SKILL.md", "my own codex wrap\n");
+    for flag in ["--claude", "--codex"] {
+        let out = v.cmd().args(["init", flag]).output().expect("run init");
+        assert!(out.status.success(), "{flag}: {}", stderr(&out));
+        assert!(stdout(&out).contains("kept"), "{flag}: {}", stdout(&out));
+        // The hooks block is still printed.
+        assert_hooks_block(&printed_json(&stdout(&out)));
+    }
+    assert_eq!(
+        v.read(".claude/skills/wrap/SKILL.md"),
+        "my own claude wrap\n"
+    );
+    assert_eq!(v.read(".codex/skills/wrap/SKILL.md"), "my own codex wrap\n");
+}
+
+#[test]
+fn the_skills_route_batch_command_works() {
+    // Step 3 of the skill: a JSON batch on stdin with --regen.
+    let v = Vault::new().project("wrap-cli");
+    v.cmd().arg("init").assert().success();
+    v.cmd()
+        .args(["route", "--from", "-", "--regen"])
+        .write_stdin(r#"[{"text": "add lock timeout", "to": "project", "project": "wrap-cli"}, {"text": "rewrite in Go", "to": "skip"}]"#)
+        .assert()
+        .success();
+    assert!(v.read("ACTIVE-STATUS.md").contains("add lock timeout"));
+    v.cmd().arg("audit").assert().success();
+}
+
+// ---------------------------------------------------------------- shell helpers
+
+#[test]
+fn completions_for_every_shell_mention_regen() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = bare_cmd()
+            .args(["completions", shell])
+            .output()
+            .expect("run completions");
+        assert_eq!(out.status.code(), Some(0), "{shell}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(!text.trim().is_empty(), "{shell}: empty");
+        assert!(text.contains("regen"), "{shell}: no `regen`");
+    }
+}
+
+#[test]
+fn man_prints_a_roff_page() {
+    let out = bare_cmd().arg("man").output().expect("run man");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(".TH") || text.starts_with(".ie"),
+        "not roff: {}",
+        &text[..text.len().min(200)]
+    );
+    assert!(text.contains(".TH"), "no .TH header");
+    assert!(text.contains("active-status"));
+    assert!(text.contains("regen"));
+}
+
+#[test]
+fn version_prints_the_crate_version() {
+    let out = bare_cmd().arg("--version").output().expect("run --version");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out).trim(),
+        format!("active-status {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+const SUBCOMMANDS: [&str; 10] = [
+    "regen",
+    "audit",
+    "list",
+    "config",
+    "extract",
+    "route",
+    "hook",
+    "init",
+    "completions",
+    "man",
+];
+
+/// Whether a help text has an examples section (`Examples:`, or `Example:`
+/// when it shows a single one).
+fn has_examples(help: &str) -> bool {
+    help.lines()
+        .any(|l| l.trim() == "Examples:" || l.trim() == "Example:")
+}
+
+#[test]
+fn help_of_every_subcommand_shows_examples() {
+    let out = bare_cmd().arg("--help").output().expect("run --help");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(has_examples(&stdout(&out)), "{}", stdout(&out));
+    for sub in SUBCOMMANDS {
+        for flag in ["--help", "-h"] {
+            let out = bare_cmd().args([sub, flag]).output().expect("run help");
+            assert_eq!(out.status.code(), Some(0), "{sub} {flag}: {}", stderr(&out));
+            let help = stdout(&out);
+            assert!(has_examples(&help), "{sub} {flag} has no examples:\n{help}");
+            assert!(help.contains("active-status"), "{sub}: {help}");
+        }
+        // Also via `help <sub>`.
+        bare_cmd().args(["help", sub]).assert().success();
+    }
+}
+
+#[test]
+fn help_of_the_hook_events_shows_examples() {
+    for event in ["session-start", "pre-compact"] {
+        let out = bare_cmd()
+            .args(["hook", event, "--help"])
+            .output()
+            .expect("run help");
+        assert_eq!(out.status.code(), Some(0), "{event}: {}", stderr(&out));
+        assert!(
+            has_examples(&stdout(&out)),
+            "hook {event} --help:\n{}",
+            stdout(&out)
+        );
+    }
+}
