@@ -32,6 +32,41 @@ struct Priority<'a> {
     also: usize,
 }
 
+/// `audit` as the template sees it: counts, the skip records of the day,
+/// and the number (not the list) of untagged items and warnings.
+#[derive(Serialize)]
+struct AuditView<'a> {
+    files_scanned: usize,
+    sources: crate::report::SourceCounts,
+    collected: usize,
+    resolved: usize,
+    duplicates_merged: usize,
+    open: usize,
+    shown: usize,
+    overflow: usize,
+    untagged_count: usize,
+    warnings_count: usize,
+    potentially_lost: &'a [crate::report::Lost],
+}
+
+impl<'a> AuditView<'a> {
+    fn of(a: &'a crate::report::Audit) -> Self {
+        AuditView {
+            files_scanned: a.files_scanned,
+            sources: a.sources,
+            collected: a.collected,
+            resolved: a.resolved,
+            duplicates_merged: a.duplicates_merged,
+            open: a.open,
+            shown: a.shown,
+            overflow: a.overflow,
+            untagged_count: a.untagged_warnings.len(),
+            warnings_count: a.warnings.len(),
+            potentially_lost: &a.potentially_lost,
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct OverflowCount<'a> {
     project: Option<&'a str>,
@@ -84,8 +119,14 @@ pub fn template_source(root: &Path, cfg: &Config) -> Result<String> {
 /// Renders the dashboard for `report`.
 pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
     let out = &cfg.output;
-    let mut ctx = tera::Context::from_serialize(report)
-        .map_err(|e| Error::Data(format!("template context: {e}")))?;
+    // The context is the report without its long lists (overflow items,
+    // every untagged warning), which the dashboard only counts: serializing
+    // them for Tera would dominate rendering on large vaults.
+    let mut ctx = tera::Context::new();
+    ctx.insert("schema", &report.schema);
+    ctx.insert("as_of", &report.as_of);
+    ctx.insert("output", &report.output);
+    ctx.insert("audit", &AuditView::of(&report.audit));
     let goals: Vec<_> = report
         .goals
         .iter()

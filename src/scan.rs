@@ -53,6 +53,13 @@ pub fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
         as_of,
         ..Vault::default()
     };
+    // Sized up front: growing these by doubling would briefly hold two copies.
+    vault
+        .items
+        .reserve_exact(scans.iter().map(|s| s.items.len()).sum());
+    vault
+        .signals
+        .reserve_exact(scans.iter().map(|s| s.signals.len()).sum());
     for scan in scans {
         vault.items.extend(scan.items);
         vault.signals.extend(scan.signals);

@@ -55,6 +55,7 @@ impl Bigrams {
         Bigrams(bits)
     }
 
+    #[inline(always)]
     pub fn differing(&self, other: &Bigrams) -> u32 {
         self.0
             .iter()
