@@ -105,13 +105,14 @@ impl Walk<'_> {
         if !dir.exists() {
             return Ok(found);
         }
-        let walker = WalkDir::new(dir)
+        let mut walker = WalkDir::new(dir)
             .follow_links(self.cfg.follow_symlinks)
             .max_depth(if flat { 1 } else { usize::MAX })
             .sort_by_file_name()
             .into_iter()
             .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
-        for entry in walker {
+        let real_root = self.root.canonicalize().ok();
+        while let Some(entry) = walker.next() {
             let entry = match entry {
                 Ok(e) => e,
                 Err(err) => {
@@ -124,6 +125,24 @@ impl Walk<'_> {
                         self.out
                             .warnings
                             .push(Warning::new(rel, "symbolic link loop; not followed"));
+                        continue;
+                    }
+                    // A dangling or self-referencing link to a folder (or to a
+                    // non-Markdown name) is the link's problem: warn and go
+                    // on. One named like a source is a source we cannot read.
+                    let name = path
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    if !is_markdown(&name)
+                        && std::fs::symlink_metadata(&path)
+                            .is_ok_and(|m| m.file_type().is_symlink())
+                    {
+                        let rel = rel_path(self.root, &path);
+                        self.out.warnings.push(Warning::new(
+                            rel,
+                            format!("broken or looping symbolic link; skipped ({err})"),
+                        ));
                         continue;
                     }
                     let io = err
@@ -143,8 +162,31 @@ impl Walk<'_> {
                 }
                 continue;
             }
-            if entry.file_type().is_file() && is_markdown(&name) {
-                found.push(entry.into_path());
+            if entry.path_is_symlink() && entry.file_type().is_dir() {
+                // Following a link to a folder that holds the vault would
+                // read the vault again (or the whole disk): refuse it.
+                let target = entry.path().canonicalize().ok();
+                if let (Some(t), Some(r)) = (&target, &real_root)
+                    && r.starts_with(t)
+                {
+                    let rel = rel_path(self.root, entry.path());
+                    self.out.warnings.push(Warning::new(
+                        rel,
+                        "symbolic link to a folder containing the vault; not followed",
+                    ));
+                    walker.skip_current_dir();
+                    continue;
+                }
+            }
+            if is_markdown(&name) {
+                if entry.file_type().is_file() {
+                    found.push(entry.into_path());
+                } else if !entry.file_type().is_dir() {
+                    let rel = rel_path(self.root, entry.path());
+                    self.out
+                        .warnings
+                        .push(Warning::new(rel, "not a regular file; skipped"));
+                }
             }
         }
         Ok(found)
@@ -310,6 +352,23 @@ pub fn discover(root: &Path, cfg: &Config) -> Result<Discovery> {
     let mut out = walk.out;
     out.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     out.files.dedup_by(|a, b| a.rel == b.rel);
+    if cfg.follow_symlinks {
+        // Two paths through links to one file: read it once, under the first path.
+        let mut seen = std::collections::HashSet::new();
+        let mut kept = Vec::with_capacity(out.files.len());
+        for f in out.files {
+            let real = f.abs.canonicalize().unwrap_or_else(|_| f.abs.clone());
+            if seen.insert(real) {
+                kept.push(f);
+            } else {
+                out.warnings.push(Warning::new(
+                    f.rel.to_string(),
+                    "same file as another path (through a symbolic link); read once",
+                ));
+            }
+        }
+        out.files = kept;
+    }
     out.projects.sort();
     out.projects.dedup();
     out.warnings.sort();

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 /// How to wait for the lock.
 #[derive(Debug, Clone)]
 pub struct LockOptions {
+    /// The vault root: the lock file must resolve inside it.
+    pub root: PathBuf,
     pub path: PathBuf,
     pub timeout: Duration,
     /// `--no-wait`: fail at once when the lock is held.
@@ -64,9 +66,11 @@ fn holder_record() -> String {
 /// Runs `f` while holding the lock.
 pub fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) -> Result<T> {
     let path = &opts.path;
+    crate::write::ensure_creatable(&opts.root, path)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::write(dir, e))?;
     }
+    crate::write::ensure_inside(&opts.root, path)?;
     let file = OpenOptions::new()
         .read(true)
         .write(true)

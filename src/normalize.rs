@@ -63,48 +63,80 @@ fn one_pass(text: &str) -> String {
     }
 }
 
+/// Finds an ASCII needle at or after a position, remembering its last answer
+/// so that a left-to-right scan costs linear time in total even when every
+/// search fails (a storm of `[` without any `]`).
+struct Finder<'a> {
+    hay: &'a str,
+    needle: &'static str,
+    /// The last search: it started at `.0` and found `.1`.
+    last: Option<(usize, Option<usize>)>,
+}
+
+impl<'a> Finder<'a> {
+    fn new(hay: &'a str, needle: &'static str) -> Self {
+        Finder {
+            hay,
+            needle,
+            last: None,
+        }
+    }
+
+    fn find_from(&mut self, from: usize) -> Option<usize> {
+        if let Some((start, found)) = self.last
+            && start <= from
+            && found.is_none_or(|f| f >= from)
+        {
+            return found;
+        }
+        let found = self
+            .hay
+            .get(from..)
+            .and_then(|t| t.find(self.needle))
+            .map(|i| i + from);
+        self.last = Some((from, found));
+        found
+    }
+}
+
 /// Replaces `[[target|label]]` with `label`, `[[target]]` with `target` and
-/// `[label](url)` with `label`. Anything else is kept as written.
+/// `[label](url)` with `label`. Anything else is kept as written. Linear time.
 fn strip_links(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains('[') {
         return std::borrow::Cow::Borrowed(text);
     }
+    let mut open = Finder::new(text, "[");
+    let mut close = Finder::new(text, "]");
+    let mut double_close = Finder::new(text, "]]");
+    let mut newline = Finder::new(text, "\n");
+    let mut paren = Finder::new(text, ")");
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find('[') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open..];
-        if let Some(inner) = after.strip_prefix("[[")
-            && let Some(close) = inner.find("]]")
-            && !inner[..close].contains('\n')
+    let mut pos = 0;
+    while let Some(at) = open.find_from(pos) {
+        out.push_str(&text[pos..at]);
+        if text[at..].starts_with("[[")
+            && let Some(end) = double_close.find_from(at + 2)
+            && newline.find_from(at + 2).is_none_or(|n| n > end)
         {
-            let body = &inner[..close];
+            let body = &text[at + 2..end];
             out.push_str(body.split_once('|').map_or(body, |(_, label)| label));
-            rest = &inner[close + 2..];
+            pos = end + 2;
             continue;
         }
-        if let Some((label, consumed)) = markdown_link(after) {
-            out.push_str(label);
-            rest = &after[consumed..];
+        if let Some(end) = close.find_from(at + 1)
+            && open.find_from(at + 1).is_none_or(|o| o > end)
+            && text[end + 1..].starts_with('(')
+            && let Some(rp) = paren.find_from(end + 2)
+        {
+            out.push_str(&text[at + 1..end]);
+            pos = rp + 1;
             continue;
         }
         out.push('[');
-        rest = &after[1..];
+        pos = at + 1;
     }
-    out.push_str(rest);
+    out.push_str(&text[pos..]);
     std::borrow::Cow::Owned(out)
-}
-
-/// Parses `[label](url)` at the start of `s`; returns the label and the bytes consumed.
-fn markdown_link(s: &str) -> Option<(&str, usize)> {
-    let close = s.find(']')?;
-    let label = &s[1..close];
-    if label.contains('[') {
-        return None;
-    }
-    let tail = s[close + 1..].strip_prefix('(')?;
-    let end = tail.find(')')?;
-    Some((label, close + 2 + end + 1))
 }
 
 /// `strsim::normalized_levenshtein` of two normalized forms.

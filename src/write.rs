@@ -32,6 +32,32 @@ pub fn ensure_inside(root: &Path, path: &Path) -> Result<()> {
     }
 }
 
+/// Checks, before anything is created, that the nearest existing ancestor
+/// of `path` resolves inside `root`, so `create_dir_all` cannot create
+/// folders outside the vault through a symbolic link.
+pub fn ensure_creatable(root: &Path, path: &Path) -> Result<()> {
+    let real_root = root.canonicalize().map_err(|e| Error::read(root, e))?;
+    let mut ancestor = path.parent();
+    while let Some(dir) = ancestor {
+        if std::fs::symlink_metadata(dir).is_ok() {
+            let real = dir.canonicalize().map_err(|e| Error::write(dir, e))?;
+            if real.starts_with(&real_root) {
+                return Ok(());
+            }
+            return Err(Error::write(
+                path,
+                std::io::Error::other(format!(
+                    "{} resolves outside the vault root {} (symbolic link?); refusing to write",
+                    dir.display(),
+                    real_root.display()
+                )),
+            ));
+        }
+        ancestor = dir.parent();
+    }
+    Ok(())
+}
+
 /// Removes temporary files a killed run left beside `target`. Call only
 /// while holding the lock, so no live writer owns them.
 pub fn clean_stale_temps(target: &Path) {
@@ -62,6 +88,7 @@ pub fn write_atomic(root: &Path, target: &Path, bytes: &[u8]) -> Result<bool> {
         return Ok(false);
     }
     let dir = target.parent().unwrap_or(root);
+    ensure_creatable(root, target)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::write(dir, e))?;
     ensure_inside(root, target)?;
     let name = target

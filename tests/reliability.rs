@@ -728,7 +728,6 @@ fn lock_file_that_is_a_symlink_is_refused() {
 }
 
 #[test]
-#[ignore = "BUG: a symlinked lock folder (.agents/locks -> outside) makes regen create and write the lock file outside the vault"]
 fn lock_folder_that_is_a_symlink_is_refused() {
     let outside = outside_dir();
     let v = Vault::new().project("p").file(

@@ -68,6 +68,7 @@ pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
         return Ok(exit::OK);
     }
     let opts = LockOptions {
+        root: ctx.root.clone(),
         path: ctx.root.join(&ctx.cfg.lock_path),
         timeout: Duration::from_secs_f64(ctx.cfg.lock_timeout_secs),
         no_wait: args.no_wait,

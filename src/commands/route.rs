@@ -51,6 +51,7 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
     };
     let checked = validate(&entries, default_date)?;
     let opts = LockOptions {
+        root: ctx.root.clone(),
         path: ctx.root.join(&ctx.cfg.lock_path),
         timeout: Duration::from_secs_f64(ctx.cfg.lock_timeout_secs),
         no_wait: args.no_wait,
