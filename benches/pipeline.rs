@@ -88,9 +88,9 @@ fn items(n: usize) -> Vec<Item> {
     let start = date(2016, 1, 1);
     let mut out: Vec<Item> = Vec::with_capacity(n);
     for i in 0..n {
-        let t = if i > 0 && rng.next() % 3 == 0 {
+        let t = if i > 0 && rng.next().is_multiple_of(3) {
             let prev = &out[(rng.next() % i as u64) as usize].text;
-            if rng.next() % 2 == 0 {
+            if rng.next().is_multiple_of(2) {
                 prev.clone()
             } else {
                 format!("{prev}!")
@@ -98,7 +98,8 @@ fn items(n: usize) -> Vec<Item> {
         } else {
             text(&mut rng)
         };
-        let project = (rng.next() % 10 != 0).then(|| format!("p-{:03}", rng.next() % 200));
+        let project =
+            (!rng.next().is_multiple_of(10)).then(|| format!("p-{:03}", rng.next() % 200));
         let d: Date = start
             .checked_add(jiff::Span::new().days((rng.next() % 3650) as i64))
             .unwrap_or(start);
@@ -123,7 +124,7 @@ fn signals(items: &[Item], n: usize) -> Vec<Signal> {
     (0..n)
         .map(|i| {
             let source = &items[(rng.next() % items.len() as u64) as usize];
-            let t = if i % 2 == 0 {
+            let t = if i.is_multiple_of(2) {
                 source.text.clone()
             } else {
                 text(&mut rng)

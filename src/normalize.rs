@@ -5,46 +5,36 @@ use unicode_normalization::UnicodeNormalization;
 /// The normalized form: NFC, lower-cased, emphasis/code markers removed,
 /// links reduced to their labels, whitespace collapsed, trailing `.!;:` removed.
 ///
-/// Removing one marker can expose another (`[a]*(b)` becomes a link once
-/// `*` is gone), so the pass repeats until nothing changes: the result is a
-/// fixed point, `normalize(normalize(x)) == normalize(x)`.
+/// Markers go first (so `[a]*(b)` is a link), then links in one pass that
+/// also reduces nested ones; the result is a fixed point,
+/// `normalize(normalize(x)) == normalize(x)`. Only a link with an empty
+/// label between single tildes (`~[](u)~`) can expose a new `~~`, which a
+/// further pass removes.
 pub fn normalize(text: &str) -> String {
     let mut out = one_pass(text);
-    for _ in 0..8 {
-        if !(out.contains("~~") || out.contains('[')) {
+    for _ in 0..64 {
+        if !out.contains("~~") {
             break;
         }
-        let again = one_pass(&out);
-        if again == out {
-            break;
-        }
-        out = again;
+        out = one_pass(&out);
     }
     out
 }
 
 fn one_pass(text: &str) -> String {
-    let delinked = strip_links(text);
+    let composed: std::borrow::Cow<'_, str> = if text.is_ascii() {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(text.nfc().collect())
+    };
+    let unmarked = strip_markers(&composed);
+    let delinked = strip_links(&unmarked);
     let mut out = String::with_capacity(delinked.len());
     let mut pending_space = false;
-    let composed: Box<dyn Iterator<Item = char>> = if delinked.is_ascii() {
-        Box::new(delinked.chars())
-    } else {
-        Box::new(delinked.nfc())
-    };
-    let mut chars = composed.peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '*' | '_' | '`' => continue,
-            '~' if chars.peek() == Some(&'~') => {
-                chars.next();
-                continue;
-            }
-            c if c.is_whitespace() => {
-                pending_space = !out.is_empty();
-                continue;
-            }
-            _ => {}
+    for c in delinked.chars() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+            continue;
         }
         if pending_space {
             out.push(' ');
@@ -55,7 +45,9 @@ fn one_pass(text: &str) -> String {
     while out.ends_with(['.', '!', ';', ':']) || out.ends_with(' ') {
         out.pop();
     }
-    if unicode_normalization::is_nfc_quick(out.chars()) == unicode_normalization::IsNormalized::Yes
+    if out.is_ascii()
+        || unicode_normalization::is_nfc_quick(out.chars())
+            == unicode_normalization::IsNormalized::Yes
     {
         out
     } else {
@@ -63,9 +55,39 @@ fn one_pass(text: &str) -> String {
     }
 }
 
+/// Removes `*`, `_` and backticks, then `~~` pairs (left to right in each
+/// run of tildes, so at most one tilde of a run remains), and turns every
+/// whitespace character into a space.
+fn strip_markers(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['*', '_', '`', '~'])
+        && !text.contains(|c: char| c.is_whitespace() && c != ' ')
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut tildes = 0usize;
+    for c in text.chars() {
+        let c = if c.is_whitespace() { ' ' } else { c };
+        match c {
+            '*' | '_' | '`' => {}
+            '~' => tildes += 1,
+            _ => {
+                if tildes % 2 == 1 {
+                    out.push('~');
+                }
+                tildes = 0;
+                out.push(c);
+            }
+        }
+    }
+    if tildes % 2 == 1 {
+        out.push('~');
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Finds an ASCII needle at or after a position, remembering its last answer
-/// so that a left-to-right scan costs linear time in total even when every
-/// search fails (a storm of `[` without any `]`).
+/// so that a left-to-right scan costs linear time in total.
 struct Finder<'a> {
     hay: &'a str,
     needle: &'static str,
@@ -100,42 +122,57 @@ impl<'a> Finder<'a> {
 }
 
 /// Replaces `[[target|label]]` with `label`, `[[target]]` with `target` and
-/// `[label](url)` with `label`. Anything else is kept as written. Linear time.
+/// `[label](url)` with `label`, innermost first, in one linear pass with a
+/// stack of open brackets. Anything else is kept as written. Runs after
+/// whitespace is collapsed, so a link never depends on where lines broke.
 fn strip_links(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains('[') {
         return std::borrow::Cow::Borrowed(text);
     }
-    let mut open = Finder::new(text, "[");
-    let mut close = Finder::new(text, "]");
-    let mut double_close = Finder::new(text, "]]");
-    let mut newline = Finder::new(text, "\n");
+    let b = text.as_bytes();
     let mut paren = Finder::new(text, ")");
     let mut out = String::with_capacity(text.len());
-    let mut pos = 0;
-    while let Some(at) = open.find_from(pos) {
-        out.push_str(&text[pos..at]);
-        if text[at..].starts_with("[[")
-            && let Some(end) = double_close.find_from(at + 2)
-            && newline.find_from(at + 2).is_none_or(|n| n > end)
-        {
-            let body = &text[at + 2..end];
-            out.push_str(body.split_once('|').map_or(body, |(_, label)| label));
-            pos = end + 2;
-            continue;
+    // (is a wiki link, position of its opening bracket in `out`)
+    let mut open: Vec<(bool, usize)> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'[' => {
+                let wiki = b.get(i + 1) == Some(&b'[');
+                open.push((wiki, out.len()));
+                let width = if wiki { 2 } else { 1 };
+                out.push_str(&text[i..i + width]);
+                i += width;
+            }
+            b']' if b.get(i + 1) == Some(&b']') && open.last().is_some_and(|o| o.0) => {
+                let (_, at) = open.pop().unwrap_or_default();
+                let body = out.split_off(at);
+                let body = &body[2..];
+                out.push_str(body.split_once('|').map_or(body, |(_, label)| label));
+                i += 2;
+            }
+            b']' if b.get(i + 1) == Some(&b'(') && open.last().is_some_and(|o| !o.0) => {
+                match paren.find_from(i + 2) {
+                    Some(close) => {
+                        let (_, at) = open.pop().unwrap_or_default();
+                        let label = out.split_off(at);
+                        out.push_str(&label[1..]);
+                        i = close + 1;
+                    }
+                    None => {
+                        out.push(']');
+                        i += 1;
+                    }
+                }
+            }
+            _ => {
+                let next = text[i..].find(['[', ']']).map_or(b.len(), |n| i + n);
+                let next = if next == i { i + 1 } else { next };
+                out.push_str(&text[i..next]);
+                i = next;
+            }
         }
-        if let Some(end) = close.find_from(at + 1)
-            && open.find_from(at + 1).is_none_or(|o| o > end)
-            && text[end + 1..].starts_with('(')
-            && let Some(rp) = paren.find_from(end + 2)
-        {
-            out.push_str(&text[at + 1..end]);
-            pos = rp + 1;
-            continue;
-        }
-        out.push('[');
-        pos = at + 1;
     }
-    out.push_str(&text[pos..]);
     std::borrow::Cow::Owned(out)
 }
 
@@ -195,6 +232,11 @@ mod tests {
         }
         assert_eq!(normalize("[a]*(b)"), "a");
         assert_eq!(normalize("~_~"), "");
+        let nested = format!("{}x{}", "[".repeat(20), "]".repeat(20));
+        assert_eq!(normalize(&nested), "x");
+        assert_eq!(normalize(&normalize(&nested)), "x");
+        assert_eq!(normalize("~[](u)~ a"), "a");
+        assert_eq!(normalize("[x[[y]]](u) [[p|q]]"), "xy q");
     }
 
     #[test]
