@@ -24,9 +24,12 @@ pub struct Cli {
     /// Print nothing but errors
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// Print more detail (every warning and untagged item)
+    /// Print more detail (every warning and untagged item; -vv adds phase timings)
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+    /// Seconds a writer waits for the lock (default: lock.timeout_secs, 30)
+    #[arg(long, global = true, value_name = "SECS")]
+    pub lock_timeout: Option<f64>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -146,9 +149,6 @@ pub struct RouteArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Seconds to wait for the lock (default: lock.timeout_secs, 30)
-    #[arg(long, value_name = "SECS")]
-    pub lock_timeout: Option<f64>,
     /// Fail at once (exit 75) when another run holds the lock
     #[arg(long)]
     pub no_wait: bool,
@@ -199,9 +199,6 @@ pub struct RegenArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Seconds to wait for the lock (default: lock.timeout_secs, 30)
-    #[arg(long, value_name = "SECS")]
-    pub lock_timeout: Option<f64>,
     /// Fail at once (exit 75) when another run holds the lock
     #[arg(long)]
     pub no_wait: bool,

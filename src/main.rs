@@ -11,7 +11,11 @@ fn main() {
     let code = match active_status::commands::run(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err}");
+            // Coloured only on a terminal, never with NO_COLOR (anstream decides).
+            let style = anstyle::Style::new()
+                .bold()
+                .fg_color(Some(anstyle::AnsiColor::Red.into()));
+            anstream::eprintln!("{style}error:{style:#} {err}");
             err.exit_code()
         }
     };

@@ -688,7 +688,6 @@ fn config_shows_env_origin() {
 }
 
 #[test]
-#[ignore = "BUG?: `config` accepts no --lock-timeout (exit 2), so the flag layer (SPEC §10) can never be shown by `config`"]
 fn config_shows_flag_origin() {
     let v = Vault::new();
     let out = v

@@ -40,7 +40,7 @@ fn run(cli: &Cli, event: HookEvent) -> Result<()> {
         }
         Err(e) => return Err(e),
     };
-    let ctx = Ctx::for_root(cli, root, None)?;
+    let ctx = Ctx::for_root(cli, root)?;
     match event {
         HookEvent::SessionStart => session_start(&ctx),
         HookEvent::PreCompact => pre_compact(&ctx, &input, &cwd),

@@ -51,7 +51,7 @@ pub fn init(ctx_root: Option<PathBuf>, cli: &crate::cli::Cli, args: &InitArgs) -
             .map_err(|e| Error::Usage(format!("cannot read the working directory: {e}")))?,
     };
     mkdir(&root.join(".agents"))?;
-    let ctx = Ctx::for_root(cli, root.clone(), None)?;
+    let ctx = Ctx::for_root(cli, root.clone())?;
     let quiet = ctx.quiet;
     write_new(&root.join(".agents/active-status.toml"), CONFIG, quiet)?;
     let lock_dir = root.join(&ctx.cfg.lock_path);

@@ -23,17 +23,17 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    pub fn load(cli: &Cli, lock_timeout: Option<f64>) -> Result<Ctx> {
+    pub fn load(cli: &Cli) -> Result<Ctx> {
         let cwd = std::env::current_dir()
             .map_err(|e| Error::Usage(format!("cannot read the working directory: {e}")))?;
         let root = crate::discover::find_root(cli.root.as_deref(), &cwd)?;
-        Self::for_root(cli, root, lock_timeout)
+        Self::for_root(cli, root)
     }
 
-    pub fn for_root(cli: &Cli, root: PathBuf, lock_timeout: Option<f64>) -> Result<Ctx> {
+    pub fn for_root(cli: &Cli, root: PathBuf) -> Result<Ctx> {
         let overrides = Overrides {
             config_file: cli.config.clone(),
-            lock_timeout_secs: lock_timeout,
+            lock_timeout_secs: cli.lock_timeout,
         };
         let cfg = crate::config::load(&root, &overrides)?;
         Ok(Ctx {
@@ -49,27 +49,27 @@ impl Ctx {
 pub fn run(cli: Cli) -> Result<i32> {
     match &cli.command {
         Command::Regen(args) => {
-            let ctx = Ctx::load(&cli, args.lock_timeout)?;
+            let ctx = Ctx::load(&cli)?;
             regen::regen(&ctx, args)
         }
         Command::Audit(args) => {
-            let ctx = Ctx::load(&cli, None)?;
+            let ctx = Ctx::load(&cli)?;
             regen::audit(&ctx, args.format)
         }
         Command::List(args) => {
-            let ctx = Ctx::load(&cli, None)?;
+            let ctx = Ctx::load(&cli)?;
             list::list(&ctx, args)
         }
         Command::Config => {
-            let ctx = Ctx::load(&cli, None)?;
+            let ctx = Ctx::load(&cli)?;
             config_cmd::show(&ctx)
         }
         Command::Extract(args) => {
-            let ctx = Ctx::load(&cli, None)?;
+            let ctx = Ctx::load(&cli)?;
             extract::extract(&ctx, args)
         }
         Command::Route(args) => {
-            let ctx = Ctx::load(&cli, args.lock_timeout)?;
+            let ctx = Ctx::load(&cli)?;
             route::route(&ctx, args)
         }
         Command::Hook(args) => hook::hook(&cli, args.event),
