@@ -4,109 +4,13 @@
 //! (see `check_accounting`). The merge rules live in `rules_merge.rs`.
 
 mod common;
-use common::{Vault, texts};
+use common::*;
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------- helpers
 
 /// Joins lines with `\n` (plus a final one), so line `i` of the slice is line
 /// `i + 1` of the file.
-fn md(lines: &[&str]) -> String {
-    lines.join("\n") + "\n"
-}
-
-/// `collected = open + resolved + duplicates_merged`, `open = shown + overflow`,
-/// the counts agree with the arrays, and `audit.sources` sums to `collected`.
-fn check_accounting(r: &Value) {
-    let a = &r["audit"];
-    let n = |k: &str| {
-        a[k].as_u64()
-            .unwrap_or_else(|| panic!("audit.{k} missing: {a}"))
-    };
-    assert_eq!(
-        n("collected"),
-        n("open") + n("resolved") + n("duplicates_merged"),
-        "collected = open + resolved + duplicates_merged: {a}"
-    );
-    assert_eq!(
-        n("open"),
-        n("shown") + n("overflow"),
-        "open = shown + overflow: {a}"
-    );
-    assert_eq!(
-        n("shown") as usize,
-        r["priorities"].as_array().expect("priorities").len()
-    );
-    assert_eq!(
-        n("overflow") as usize,
-        r["overflow"].as_array().expect("overflow").len()
-    );
-    let by_source: u64 = a["sources"]
-        .as_object()
-        .expect("sources")
-        .values()
-        .map(|v| v.as_u64().unwrap())
-        .sum();
-    assert_eq!(
-        by_source,
-        n("collected"),
-        "audit.sources sums to collected: {a}"
-    );
-}
-
-/// `audit --format json`, checked for the accounting identities.
-fn audit(v: &Vault) -> Value {
-    let r = v.report();
-    check_accounting(&r);
-    r
-}
-
-/// `(collected, resolved, duplicates_merged, open)`.
-fn counts(r: &Value) -> (u64, u64, u64, u64) {
-    let a = &r["audit"];
-    let n = |k: &str| a[k].as_u64().unwrap();
-    (
-        n("collected"),
-        n("resolved"),
-        n("duplicates_merged"),
-        n("open"),
-    )
-}
-
-fn prio(r: &Value) -> Vec<String> {
-    texts(&r["priorities"])
-}
-
-/// `(text, project, tier, line)` of every priority.
-fn rows(r: &Value) -> Vec<(String, Option<String>, String, u64)> {
-    r["priorities"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| {
-            (
-                i["text"].as_str().unwrap().to_string(),
-                i["project"].as_str().map(str::to_string),
-                i["tier"].as_str().unwrap().to_string(),
-                i["source"]["line"].as_u64().unwrap(),
-            )
-        })
-        .collect()
-}
-
-fn row(
-    text: &str,
-    project: Option<&str>,
-    tier: &str,
-    line: u64,
-) -> (String, Option<String>, String, u64) {
-    (
-        text.to_string(),
-        project.map(str::to_string),
-        tier.to_string(),
-        line,
-    )
-}
 
 /// The warnings of the audit whose path is `path`.
 fn warnings_for(r: &Value, path: &str) -> Vec<String> {

@@ -6,6 +6,10 @@
 
 use assert_cmd::Command;
 use serde_json::Value;
+
+mod rules;
+#[allow(unused_imports)]
+pub use rules::*;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 

@@ -1,0 +1,104 @@
+//! Helpers shared by the rule tests (`rules_sections.rs`, `rules_merge.rs`):
+//! every report they fetch is checked for the accounting identities.
+
+use super::{Vault, texts};
+use serde_json::Value;
+
+/// Joins lines with `\n` (plus a final one), so line `i` of the slice is line
+/// `i + 1` of the file.
+pub fn md(lines: &[&str]) -> String {
+    lines.join("\n") + "\n"
+}
+
+/// `collected = open + resolved + duplicates_merged`, `open = shown + overflow`,
+/// the counts agree with the arrays, and `audit.sources` sums to `collected`.
+pub fn check_accounting(r: &Value) {
+    let a = &r["audit"];
+    let n = |k: &str| {
+        a[k].as_u64()
+            .unwrap_or_else(|| panic!("audit.{k} missing: {a}"))
+    };
+    assert_eq!(
+        n("collected"),
+        n("open") + n("resolved") + n("duplicates_merged"),
+        "collected = open + resolved + duplicates_merged: {a}"
+    );
+    assert_eq!(
+        n("open"),
+        n("shown") + n("overflow"),
+        "open = shown + overflow: {a}"
+    );
+    assert_eq!(
+        n("shown") as usize,
+        r["priorities"].as_array().expect("priorities").len()
+    );
+    assert_eq!(
+        n("overflow") as usize,
+        r["overflow"].as_array().expect("overflow").len()
+    );
+    let by_source: u64 = a["sources"]
+        .as_object()
+        .expect("sources")
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        by_source,
+        n("collected"),
+        "audit.sources sums to collected: {a}"
+    );
+}
+
+/// `audit --format json`, checked for the accounting identities.
+pub fn audit(v: &Vault) -> Value {
+    let r = v.report();
+    check_accounting(&r);
+    r
+}
+
+/// `(collected, resolved, duplicates_merged, open)`.
+pub fn counts(r: &Value) -> (u64, u64, u64, u64) {
+    let a = &r["audit"];
+    let n = |k: &str| a[k].as_u64().unwrap();
+    (
+        n("collected"),
+        n("resolved"),
+        n("duplicates_merged"),
+        n("open"),
+    )
+}
+
+pub fn prio(r: &Value) -> Vec<String> {
+    texts(&r["priorities"])
+}
+
+/// `(text, project, tier, line)` of every priority.
+pub fn rows(r: &Value) -> Vec<(String, Option<String>, String, u64)> {
+    r["priorities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["text"].as_str().unwrap().to_string(),
+                i["project"].as_str().map(str::to_string),
+                i["tier"].as_str().unwrap().to_string(),
+                i["source"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+pub fn row(
+    text: &str,
+    project: Option<&str>,
+    tier: &str,
+    line: u64,
+) -> (String, Option<String>, String, u64) {
+    (
+        text.to_string(),
+        project.map(str::to_string),
+        tier.to_string(),
+        line,
+    )
+}
