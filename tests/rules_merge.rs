@@ -9,9 +9,6 @@ use serde_json::{Value, json};
 
 // ---------------------------------------------------------------- helpers
 
-/// Joins lines with `\n` (plus a final one), so line `i` of the slice is line
-/// `i + 1` of the file.
-
 /// `(path, line)` pairs of an item's `seen_in`.
 fn seen_in(item: &Value) -> Vec<(String, u64)> {
     item["seen_in"]

@@ -9,9 +9,6 @@ use serde_json::{Value, json};
 
 // ---------------------------------------------------------------- helpers
 
-/// Joins lines with `\n` (plus a final one), so line `i` of the slice is line
-/// `i + 1` of the file.
-
 /// The warnings of the audit whose path is `path`.
 fn warnings_for(r: &Value, path: &str) -> Vec<String> {
     r["audit"]["warnings"]
