@@ -6,17 +6,21 @@ use unicode_normalization::UnicodeNormalization;
 /// links reduced to their labels, whitespace collapsed, trailing `.!;:` removed.
 ///
 /// Markers go first (so `[a]*(b)` is a link), then links in one pass that
-/// also reduces nested ones; the result is a fixed point,
-/// `normalize(normalize(x)) == normalize(x)`. Only a link with an empty
-/// label between single tildes (`~[](u)~`) can expose a new `~~`, which a
-/// further pass removes.
+/// also reduces nested ones; passes repeat until the text is a fixed point,
+/// `normalize(normalize(x)) == normalize(x)` (one pass for ordinary text).
 pub fn normalize(text: &str) -> String {
     let mut out = one_pass(text);
+    // A pass is the identity on text without `[` or `~~`; otherwise repeat
+    // until nothing changes (reducing an inner link can complete an outer one).
     for _ in 0..64 {
-        if !out.contains("~~") {
+        if !(out.contains('[') || out.contains("~~")) {
             break;
         }
-        out = one_pass(&out);
+        let again = one_pass(&out);
+        if again == out {
+            break;
+        }
+        out = again;
     }
     out
 }
@@ -289,6 +293,10 @@ mod tests {
         assert_eq!(normalize(&normalize(&nested)), "x");
         assert_eq!(normalize("~[](u)~ a"), "a");
         assert_eq!(normalize("[x[[y]]](u) [[p|q]]"), "xy q");
+        for s in ["[1[[]()]]", "[[[]]]()"] {
+            let once = normalize(s);
+            assert_eq!(normalize(&once), once, "{s:?}");
+        }
     }
 
     proptest::proptest! {

@@ -4,7 +4,7 @@ use super::{Ctx, print_json};
 use crate::cli::{Format, RouteArgs};
 use crate::error::{Error, Result, exit};
 use crate::lock::{LockOptions, with_lock};
-use crate::route::{RouteEntry, RouteResult, Status, apply, dest_name, validate};
+use crate::route::{Plan, RouteEntry, RouteResult, Status, dest_name, validate};
 use std::io::Read;
 use std::time::Duration;
 
@@ -65,10 +65,14 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
     let (results, report) = with_lock(&opts, || {
         crate::route::preflight(&ctx.root, &ctx.cfg, &checked)?;
         let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
+        // Plan every entry in memory (each checked to parse back as the item
+        // it should be), then write: a refused entry leaves every file as it was.
+        let mut plan = Plan::default();
         let mut results = checked
             .iter()
-            .map(|e| apply(&ctx.root, &ctx.cfg, &known, e))
+            .map(|e| plan.add(&ctx.root, &ctx.cfg, &known, e))
             .collect::<Result<Vec<RouteResult>>>()?;
+        plan.commit(&ctx.root)?;
         crate::route::settle_lines(&mut results);
         let report = match &template {
             Some(t) => Some(super::regen::regen_locked(ctx, t)?),

@@ -96,6 +96,15 @@ impl<'a> Lines<'a> {
             text.push_str(l);
             text.push_str(eol);
         }
+        // Text right after the new item would continue its paragraph (and a
+        // setext underline would turn both into a heading): keep a blank line.
+        let next = after + 1;
+        if next <= self.count() {
+            let following = self.line(next).trim();
+            if !following.is_empty() && !following.starts_with('#') {
+                text.push_str(eol);
+            }
+        }
         let added_lines = text.matches('\n').count() as u32;
         Insertion {
             offset,
@@ -105,6 +114,16 @@ impl<'a> Lines<'a> {
             added_lines,
         }
     }
+}
+
+/// The last line of the text directly under heading `h`, before any other
+/// heading: an item placed there belongs to `h` itself, whatever sub-headings
+/// follow (bounded by `limit`).
+fn own_end(doc: &ParsedDoc, h: &HeadingInfo, limit: u32) -> u32 {
+    doc.headings
+        .iter()
+        .find(|o| o.line > h.line)
+        .map_or(limit, |o| (o.line - 1).min(limit))
 }
 
 /// The last line of the section opened by heading `h` (until the next heading
@@ -169,7 +188,7 @@ pub fn journal(
         .find(|h| h.line > session.line && h.line <= end && h.level > 2 && h.role == Some(role));
     match sub {
         Some(sub) => {
-            let sub_end = section_end(doc, sub, end);
+            let sub_end = own_end(doc, sub, end);
             let last = lines.last_nonblank(sub.line, sub_end);
             lines.after(last, &[item.to_string()], 0, eol)
         }
@@ -193,7 +212,7 @@ pub fn project(text: &str, doc: &ParsedDoc, item: &str) -> Insertion {
     let total = lines.count();
     match doc.headings.iter().find(|h| h.role == Some(Role::Next)) {
         Some(h) => {
-            let end = section_end(doc, h, total);
+            let end = own_end(doc, h, total);
             let last = lines.last_nonblank(h.line, end);
             lines.after(last, &[item.to_string()], 0, eol)
         }

@@ -2,23 +2,18 @@
 //! is validated before anything is written; writes happen under the lock,
 //! insert lines without touching any other byte, and are idempotent.
 
+mod apply;
 mod insert;
 mod target;
 
+pub use apply::{Plan, apply, preflight};
 pub use insert::{Insertion, eol_of};
 pub use target::{journal_file_for, safe_target};
 
-use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::item::is_slug;
-use crate::merge::{Key, similar};
-use crate::normalize::normalize;
-use crate::parse::{
-    HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project,
-};
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// Where a follow-up goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -123,6 +118,15 @@ pub fn validate(entries: &[RouteEntry], default_date: Date) -> Result<Vec<Checke
             if text.is_empty() {
                 return Err(bad(i, total, "text is empty".into()));
             }
+            if let Some(why) = block_syntax(text) {
+                return Err(bad(
+                    i,
+                    total,
+                    format!(
+                        "text starts with {why}, which would not stay one list item; rephrase it"
+                    ),
+                ));
+            }
             if text.contains(['\n', '\r']) {
                 return Err(bad(
                     i,
@@ -169,6 +173,32 @@ pub fn validate(entries: &[RouteEntry], default_date: Date) -> Result<Vec<Checke
         .collect()
 }
 
+/// Markdown block syntax at the start of a text, which would turn the routed
+/// `- TEXT` line into something other than one item with that text.
+fn block_syntax(text: &str) -> Option<&'static str> {
+    let (check, _) = crate::parse::split_checkbox(text);
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let after_digits = text.as_bytes().get(digits).copied();
+    if check.has_box() {
+        Some("a checkbox `[ ]`")
+    } else if text.starts_with('#') {
+        Some("`#` (a heading)")
+    } else if text.starts_with('>') {
+        Some("`>` (a block quote)")
+    } else if text.starts_with("```") || text.starts_with("~~~") {
+        Some("a code fence")
+    } else if text.starts_with(['-', '*', '+']) && text[1..].starts_with([' ', '\t']) {
+        Some("a list marker")
+    } else if (1..=9).contains(&digits)
+        && matches!(after_digits, Some(b'.' | b')'))
+        && text[digits + 1..].starts_with([' ', '\t'])
+    {
+        Some("an ordered-list marker")
+    } else {
+        None
+    }
+}
+
 pub fn dest_name(d: Dest) -> &'static str {
     match d {
         Dest::Journal => "journal",
@@ -177,169 +207,6 @@ pub fn dest_name(d: Dest) -> &'static str {
         Dest::Skip => "skip",
         Dest::Goal => "goal",
     }
-}
-
-/// The role, sub-heading and item line for a journal-type destination.
-fn journal_shape(cfg: &Config, to: Dest) -> (Role, String) {
-    let first = |l: &[String], d: &str| l.first().cloned().unwrap_or_else(|| d.to_string());
-    match to {
-        Dest::Skip => (
-            Role::Skipped,
-            first(&cfg.skipped_headings, "Skipped follow-ups"),
-        ),
-        Dest::Goal => (Role::Goal, first(&cfg.goal_headings, "Goal")),
-        _ => (Role::Next, first(&cfg.next_headings, "Next")),
-    }
-}
-
-/// Whether `doc` already holds an open item matching `e` where it would go.
-fn already_present(
-    doc: &ParsedDoc,
-    e: &Checked,
-    known: &[String],
-    threshold: f64,
-    path_project: bool,
-) -> Option<u32> {
-    let role = match e.to {
-        Dest::Skip => Some(Role::Skipped),
-        Dest::Goal => Some(Role::Goal),
-        Dest::Active => None,
-        Dest::Journal | Dest::Project => Some(Role::Next),
-    };
-    let norm = normalize(&crate::privacy::redact(&e.text));
-    let q = Key::new(&norm);
-    doc.entries.iter().find_map(|entry| {
-        let in_place = match role {
-            Some(r) => entry.role == Some(r),
-            None => entry.check.has_box(),
-        };
-        if !in_place || entry.check.is_done() {
-            return None;
-        }
-        let project = if path_project {
-            e.project.clone()
-        } else {
-            entry.tag.clone().or_else(|| {
-                match entry
-                    .session
-                    .map(|i| session_project(&doc.sessions[i].text, known))
-                {
-                    Some(SessionProject::Project(p)) => Some(p),
-                    _ => None,
-                }
-            })
-        };
-        let compatible = match (&project, &e.project) {
-            (Some(a), Some(b)) => a == b,
-            _ => true,
-        };
-        let en = normalize(&entry.text);
-        (compatible && similar(&q, &Key::new(&en), threshold)).then_some(entry.line)
-    })
-}
-
-/// Where an entry goes: its root-relative path, the checked absolute path,
-/// the content of a new file, and the current content when the file exists.
-struct Located {
-    rel: String,
-    path: std::path::PathBuf,
-    fresh: String,
-    original: Option<String>,
-}
-
-fn locate(root: &Path, cfg: &Config, e: &Checked) -> Result<Located> {
-    let (rel, fresh) = match e.to {
-        Dest::Journal | Dest::Skip | Dest::Goal => journal_file_for(root, cfg, e.date)?,
-        Dest::Project => {
-            let p = e.project.as_deref().unwrap_or_default();
-            let rel = format!("{}/{p}/{}", cfg.projects_dir, cfg.project_todos);
-            (rel, format!("# {p}\n"))
-        }
-        Dest::Active => {
-            let p = e.project.as_deref().unwrap_or_default();
-            let t = e.task.as_deref().unwrap_or_default();
-            let rel = format!(
-                "{}/{p}/{}/{t}/{}",
-                cfg.projects_dir, cfg.actives_dir, cfg.project_todos
-            );
-            (rel, format!("# {t}\n"))
-        }
-    };
-    let path = safe_target(root, &rel)?;
-    let original = match std::fs::read(&path) {
-        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| {
-            Error::Data(format!(
-                "{rel}: not valid UTF-8; refusing to route into it (it would be rewritten lossily); nothing was written"
-            ))
-        })?),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => return Err(Error::read(&path, err)),
-    };
-    Ok(Located {
-        rel,
-        path,
-        fresh,
-        original,
-    })
-}
-
-/// Checks that every entry's destination can be written (inside the root,
-/// not a symbolic link, valid UTF-8) before any of them is.
-pub fn preflight(root: &Path, cfg: &Config, entries: &[Checked]) -> Result<()> {
-    for e in entries {
-        locate(root, cfg, e)?;
-    }
-    Ok(())
-}
-
-/// Routes one validated entry. Call with the lock held, after `preflight`.
-pub fn apply(root: &Path, cfg: &Config, known: &[String], e: &Checked) -> Result<RouteResult> {
-    let Located {
-        rel,
-        path,
-        fresh,
-        original,
-    } = locate(root, cfg, e)?;
-    let text = original.unwrap_or(fresh);
-    let (bom, body) = match text.strip_prefix('\u{feff}') {
-        Some(rest) => ("\u{feff}", rest),
-        None => ("", text.as_str()),
-    };
-    let headings = HeadingMatcher::from_config(cfg);
-    let doc = parse_document(body, &headings);
-    let path_project = matches!(e.to, Dest::Project | Dest::Active);
-    if let Some(line) = already_present(&doc, e, known, cfg.dedup_threshold, path_project) {
-        return Ok(RouteResult {
-            text: e.text.clone(),
-            to: e.to,
-            path: rel,
-            line,
-            status: Status::AlreadyPresent,
-            shift: None,
-        });
-    }
-    let ins = match e.to {
-        Dest::Journal | Dest::Skip | Dest::Goal => {
-            let (role, sub) = journal_shape(cfg, e.to);
-            let line = match &e.project {
-                Some(p) => format!("- ({p}) {}", e.text),
-                None => format!("- {}", e.text),
-            };
-            insert::journal(body, &doc, known, e.project.as_deref(), role, &sub, &line)
-        }
-        Dest::Project => insert::project(body, &doc, &format!("- [ ] {}", e.text)),
-        Dest::Active => insert::end_of_file(body, &format!("- [ ] {}", e.text)),
-    };
-    let new = format!("{bom}{}", ins.apply(body));
-    crate::write::write_atomic(root, &path, new.as_bytes())?;
-    Ok(RouteResult {
-        text: e.text.clone(),
-        to: e.to,
-        path: rel,
-        line: ins.line,
-        status: Status::Added,
-        shift: Some((ins.first_line, ins.added_lines)),
-    })
 }
 
 #[cfg(test)]
@@ -354,6 +221,18 @@ mod tests {
             line,
             status: Status::Added,
             shift,
+        }
+    }
+
+    #[test]
+    fn block_syntax_is_refused() {
+        for t in [
+            "# x", "[ ] x", "[x] y", "> q", "- a", "1. a", "2) b", "```rust",
+        ] {
+            assert!(block_syntax(t).is_some(), "{t}");
+        }
+        for t in ["a # b", "-dash", "1.5 release", "[link](u) x", "(p) x", "x"] {
+            assert!(block_syntax(t).is_none(), "{t}");
         }
     }
 

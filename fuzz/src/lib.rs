@@ -1,0 +1,363 @@
+//! Invariant checks shared by the fuzz targets (`fuzz_targets/*.rs`) and the
+//! regression test `tests/fuzz_regressions.rs` (which includes this file with
+//! `#[path]`). Each `check_*` takes raw fuzzer bytes and panics when an
+//! invariant breaks; it depends only on `active_status`, `jiff`, `tempfile`
+//! and `toml`, all of which the main crate also depends on.
+
+use active_status::config::{Config, Layer, parse_layer};
+use active_status::normalize::normalize;
+use active_status::parse::{HeadingMatcher, parse_document};
+use active_status::privacy::redact;
+use active_status::route::{self, Dest, RouteEntry, Status};
+use std::io::Cursor;
+use std::path::Path;
+
+/// A string that must never leave a `<private>…</private>` span.
+pub const MARKER: &str = "ZQXSECRET";
+
+/// Inputs larger than this are cut (keeps a pathological regression file from
+/// making `cargo test` slow; libFuzzer's own `-max_len` is 4096 by default).
+const MAX_INPUT: usize = 1 << 20;
+
+fn clip(data: &[u8]) -> &[u8] {
+    &data[..data.len().min(MAX_INPUT)]
+}
+
+fn assert_fixed_point(text: &str) {
+    let once = normalize(text);
+    let twice = normalize(&once);
+    assert_eq!(twice, once, "normalize is not a fixed point for {text:?}");
+}
+
+/// Whether `MARKER` appears in `src` outside `<private>` spans, judging each
+/// physical line alone (Markdown ends lines at `\n`, `\r` and `\r\n`; a
+/// private span never covers more than its item, so a line is the most a
+/// span can be relied on to hide). Conservative: when it says "public", the
+/// privacy check is skipped for that input.
+fn marker_public(src: &str) -> bool {
+    src.split(['\n', '\r'])
+        .any(|line| redact(line).contains(MARKER))
+}
+
+/// The vault-file parser, as `sources` calls it (lossy UTF-8, BOM stripped).
+pub fn check_parse(data: &[u8]) {
+    let text = String::from_utf8_lossy(clip(data));
+    let src = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    check_markdown(src);
+    if src.len() <= 4096 {
+        assert_fixed_point(src);
+    }
+    // The same document with a private marker appended to every line: each
+    // line's span hides the marker, so it must appear in no entry unless the
+    // input itself has the marker in the open.
+    if !src.is_empty() && src.len() < 64 * 1024 {
+        let mut with_secret = String::with_capacity(src.len() * 2);
+        for piece in src.split_inclusive('\n') {
+            let (body, eol) = match piece.strip_suffix("\r\n") {
+                Some(b) => (b, "\r\n"),
+                None => match piece.strip_suffix('\n') {
+                    Some(b) => (b, "\n"),
+                    None => (piece, ""),
+                },
+            };
+            with_secret.push_str(body);
+            with_secret.push_str(" <private>");
+            with_secret.push_str(MARKER);
+            with_secret.push_str("</private>");
+            with_secret.push_str(eol);
+        }
+        check_markdown(&with_secret);
+    }
+}
+
+fn check_markdown(src: &str) {
+    let cfg = Config::default();
+    let matcher = HeadingMatcher::from_config(&cfg);
+    let doc = parse_document(src, &matcher);
+    // Line numbers are 1-based and counted by `\n`.
+    let max_line = src.matches('\n').count() as u32 + 1;
+    let leak_check = src.contains(MARKER) && !marker_public(src);
+
+    let mut prev = 0;
+    for e in &doc.entries {
+        assert!(
+            (1..=max_line).contains(&e.line),
+            "entry line {} outside 1..={max_line}: {e:?}",
+            e.line
+        );
+        assert!(e.line >= prev, "entries out of line order: {e:?}");
+        prev = e.line;
+        assert!(!e.text.is_empty(), "empty entry kept: {e:?}");
+        assert_eq!(e.text.trim(), e.text, "entry text not trimmed: {e:?}");
+        assert!(!e.text.contains('\n'), "entry text spans lines: {e:?}");
+        assert!(
+            !e.text.to_ascii_lowercase().contains("<private>"),
+            "unredacted <private> in entry: {e:?}"
+        );
+        assert_eq!(redact(&e.text), e.text, "redaction not idempotent: {e:?}");
+        if leak_check {
+            assert!(
+                !e.text.contains(MARKER),
+                "private text leaked into an entry: {e:?}\nsource: {src:?}"
+            );
+        }
+        if let Some(s) = e.session {
+            assert!(s < doc.sessions.len(), "dangling session index: {e:?}");
+        }
+        if let Some(tag) = &e.tag {
+            assert!(active_status::item::is_slug(tag), "bad tag: {e:?}");
+            assert_eq!(tag, &tag.to_ascii_lowercase(), "tag not lower-case: {e:?}");
+        }
+        // Entry texts are already redacted (checked above), so this is also
+        // the fixed point of `normalize(redact(text))`.
+        assert_fixed_point(&e.text);
+    }
+    let mut prev = 0;
+    for h in &doc.headings {
+        assert!(
+            (1..=max_line).contains(&h.line),
+            "heading line {} outside 1..={max_line}: {h:?}",
+            h.line
+        );
+        assert!(h.line >= prev, "headings out of line order: {h:?}");
+        prev = h.line;
+        assert!((1..=6).contains(&h.level), "heading level: {h:?}");
+        if let Some(s) = h.session {
+            assert!(s < doc.sessions.len(), "dangling session index: {h:?}");
+            assert_eq!(doc.sessions[s].line, h.line, "session/heading line: {h:?}");
+        }
+        assert_fixed_point(&h.text);
+    }
+    for s in &doc.sessions {
+        assert!((1..=max_line).contains(&s.line), "session line: {s:?}");
+    }
+}
+
+/// Lines as `extract` counts them: chunks ending at `\n`, plus a last
+/// unterminated one.
+fn transcript_lines(data: &[u8]) -> usize {
+    let newlines = data.iter().filter(|&&b| b == b'\n').count();
+    newlines + usize::from(data.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// The transcript reader with the default keywords.
+pub fn check_transcript(data: &[u8]) {
+    let data = clip(data);
+    let keywords = Config::default().keywords;
+    let ex = active_status::transcript::extract(Cursor::new(data), &keywords)
+        .expect("an in-memory read cannot fail");
+    let lines = transcript_lines(data);
+    assert!(
+        ex.skipped_lines <= lines,
+        "skipped_lines {} > {lines} lines",
+        ex.skipped_lines
+    );
+    if ex.format == active_status::transcript::Format::Text {
+        // Plain text: at most one candidate per line.
+        assert!(
+            ex.candidates.len() <= lines,
+            "{} candidates from {lines} lines",
+            ex.candidates.len()
+        );
+    }
+    let mut prev = 0;
+    for c in &ex.candidates {
+        assert!(
+            (1..=lines).contains(&c.line),
+            "candidate line {} outside 1..={lines}: {c:?}",
+            c.line
+        );
+        assert!(c.line >= prev, "candidates out of line order: {c:?}");
+        prev = c.line;
+        assert!(!c.text.is_empty(), "empty candidate: {c:?}");
+        assert!(!c.text.contains('\n'), "candidate spans lines: {c:?}");
+        assert!(keywords.contains(&c.keyword), "unknown keyword: {c:?}");
+    }
+    if let Some(g) = &ex.goal {
+        assert!((1..=lines).contains(&g.line), "goal line: {g:?}");
+    }
+}
+
+/// One configuration layer. `parse_layer` maps toml's error to
+/// `line N: key `k`: message` or `line N: message (in `…`)` when toml gives
+/// a position, and to toml's bare message otherwise.
+pub fn check_config(data: &[u8]) {
+    let text = String::from_utf8_lossy(clip(data));
+    let ours = parse_layer(&text);
+    let direct = toml::from_str::<Layer>(&text);
+    assert_eq!(
+        ours.is_ok(),
+        direct.is_ok(),
+        "parse_layer and toml disagree: {ours:?} vs {direct:?}"
+    );
+    if let (Err(msg), Err(e)) = (&ours, &direct) {
+        assert!(!msg.is_empty(), "empty error message");
+        if e.span().is_some() {
+            let rest = msg
+                .strip_prefix("line ")
+                .unwrap_or_else(|| panic!("positional error without `line `: {msg:?}"));
+            let n: usize = rest
+                .split(':')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("no line number in {msg:?}"));
+            let max = text.matches('\n').count() + 1;
+            assert!(
+                (1..=max).contains(&n),
+                "line {n} outside 1..={max}: {msg:?}"
+            );
+            assert!(
+                msg.ends_with(e.message().trim()) || msg.contains(e.message().trim()),
+                "toml's message lost: {msg:?} vs {:?}",
+                e.message()
+            );
+        } else {
+            assert_eq!(msg, e.message().trim(), "unpositioned error reworded");
+        }
+    }
+    // Unknown keys are refused everywhere, so anything accepted is a TOML table.
+    if ours.is_ok() {
+        assert!(
+            toml::from_str::<toml::Table>(&text).is_ok(),
+            "accepted a layer that is not a TOML table"
+        );
+    }
+}
+
+const ROUTE_TEXTS: [&str; 8] = [
+    "routed follow-up item",
+    "Add **lock** timeout.",
+    "see [the docs](http://x.y/z) now",
+    "call <private>Bob</private> about it",
+    "다음 세션: 테스트 추가",
+    "# not a heading",
+    "[ ] nested box",
+    "x",
+];
+
+thread_local! {
+    static ROUTE_ROOT: tempfile::TempDir = tempfile::Builder::new()
+        .prefix("active-status-fuzz-route")
+        .tempdir()
+        .expect("temporary vault");
+}
+
+/// `route::apply` into an existing file: byte 0 chooses the destination, the
+/// project and the text; the rest is the file. Whatever the file holds, the
+/// result is the original with one insertion (every original byte kept, in
+/// order), the reported line holds the routed text, and an "already
+/// present" answer leaves the file alone.
+pub fn check_route_insert(data: &[u8]) {
+    route_check(data, false);
+}
+
+/// [`check_route_insert`], then the same entry routed again must be
+/// reported "already present" and leave the file as the first route left it.
+pub fn check_route_idempotent(data: &[u8]) {
+    route_check(data, true);
+}
+
+fn route_check(data: &[u8], idempotent: bool) {
+    let Some((&sel, rest)) = clip(data).split_first() else {
+        return;
+    };
+    let body = String::from_utf8_lossy(rest).into_owned();
+    let to = [
+        Dest::Journal,
+        Dest::Project,
+        Dest::Active,
+        Dest::Skip,
+        Dest::Goal,
+    ][usize::from(sel % 5)];
+    let text = ROUTE_TEXTS[usize::from(sel >> 5)];
+    let with_project = matches!(to, Dest::Project | Dest::Active) || sel & 0x10 != 0;
+    let entry = RouteEntry {
+        text: text.to_string(),
+        to,
+        project: with_project.then(|| "wrap-cli".to_string()),
+        task: (to == Dest::Active).then(|| "lock-timeout".to_string()),
+        date: None,
+    };
+    let date = jiff::civil::date(2026, 5, 6);
+    // Texts that start with block syntax (`# …`, `[ ] …`) are refused by
+    // validation, which is a correct outcome.
+    let Ok(checked) = route::validate(std::slice::from_ref(&entry), date) else {
+        return;
+    };
+    let e = &checked[0];
+    ROUTE_ROOT.with(|root| route_into(root.path(), &body, e, idempotent));
+}
+
+fn route_into(root: &Path, body: &str, e: &route::Checked, idempotent: bool) {
+    let cfg = Config::default();
+    let rel = match e.to {
+        Dest::Journal | Dest::Skip | Dest::Goal => "journal/2026-05-06.md",
+        Dest::Project => "projects/wrap-cli/todos.md",
+        Dest::Active => "projects/wrap-cli/actives/lock-timeout/todos.md",
+    };
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&path, body).expect("write original");
+    let known = vec!["wrap-cli".to_string(), "kb-site".to_string()];
+    // A refusal (the line would not parse back as the item: an unclosed fence
+    // or comment before it) must leave the file untouched.
+    let res = match route::apply(root, &cfg, &known, e) {
+        Ok(res) => res,
+        Err(err) => {
+            let after = std::fs::read_to_string(&path).expect("read back");
+            assert_eq!(after, body, "a refused route changed the file: {err}");
+            return;
+        }
+    };
+    assert_eq!(res.path, rel);
+    let new = std::fs::read_to_string(&path).expect("read back");
+    match res.status {
+        Status::AlreadyPresent => {
+            assert_eq!(new, body, "`already present` changed the file");
+            let max = body.matches('\n').count() as u32 + 1;
+            assert!((1..=max).contains(&res.line), "line {}", res.line);
+        }
+        Status::Added => {
+            assert!(new.len() > body.len(), "nothing inserted");
+            let prefix = common_prefix(body.as_bytes(), new.as_bytes());
+            let suffix = common_suffix(body.as_bytes(), new.as_bytes());
+            assert!(
+                prefix + suffix >= body.len(),
+                "original bytes not kept: prefix {prefix} + suffix {suffix} < {}\nold: {body:?}\nnew: {new:?}",
+                body.len()
+            );
+            let line = new
+                .split('\n')
+                .nth(res.line as usize - 1)
+                .unwrap_or_else(|| panic!("reported line {} past the end\nnew: {new:?}", res.line));
+            assert!(
+                line.contains(&e.text) && line.trim_start().starts_with("- "),
+                "reported line {} is {line:?}, not the item {:?}\nnew: {new:?}",
+                res.line,
+                e.text
+            );
+            if idempotent {
+                // SPEC §8: routing is idempotent.
+                let again = route::apply(root, &cfg, &known, e)
+                    .unwrap_or_else(|err| panic!("second route failed: {err}"));
+                let newer = std::fs::read_to_string(&path).expect("read back");
+                assert!(
+                    again.status == Status::AlreadyPresent && newer == new,
+                    "routing twice added the item twice\nold: {body:?}\nnew: {newer:?}"
+                );
+            }
+        }
+    }
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    a.iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
+}

@@ -1,0 +1,251 @@
+//! Carrying out routes: every entry is planned in memory first (files read
+//! once, insertions applied in order, each inserted line parsed back to make
+//! sure it became the open item it should be), then the changed files are
+//! written atomically. A batch is refused whole before anything is written.
+
+use super::insert;
+use super::{Checked, Dest, RouteResult, Status, journal_file_for, safe_target};
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::merge::{Key, similar};
+use crate::normalize::normalize;
+use crate::parse::{
+    HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project,
+};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The role, sub-heading and item line for a journal-type destination.
+fn journal_shape(cfg: &Config, to: Dest) -> (Role, String) {
+    let first = |l: &[String], d: &str| l.first().cloned().unwrap_or_else(|| d.to_string());
+    match to {
+        Dest::Skip => (
+            Role::Skipped,
+            first(&cfg.skipped_headings, "Skipped follow-ups"),
+        ),
+        Dest::Goal => (Role::Goal, first(&cfg.goal_headings, "Goal")),
+        _ => (Role::Next, first(&cfg.next_headings, "Next")),
+    }
+}
+
+/// Whether `doc` already holds an open item matching `e` where it would go.
+fn already_present(
+    doc: &ParsedDoc,
+    e: &Checked,
+    known: &[String],
+    threshold: f64,
+    path_project: bool,
+) -> Option<u32> {
+    let role = match e.to {
+        Dest::Skip => Some(Role::Skipped),
+        Dest::Goal => Some(Role::Goal),
+        Dest::Active => None,
+        Dest::Journal | Dest::Project => Some(Role::Next),
+    };
+    let norm = normalize(&crate::privacy::redact(&e.text));
+    let q = Key::new(&norm);
+    doc.entries.iter().find_map(|entry| {
+        let in_place = match role {
+            Some(r) => entry.role == Some(r),
+            None => entry.check.has_box(),
+        };
+        if !in_place || entry.check.is_done() {
+            return None;
+        }
+        let project = if path_project {
+            e.project.clone()
+        } else {
+            entry.tag.clone().or_else(|| {
+                match entry
+                    .session
+                    .map(|i| session_project(&doc.sessions[i].text, known))
+                {
+                    Some(SessionProject::Project(p)) => Some(p),
+                    _ => None,
+                }
+            })
+        };
+        let compatible = match (&project, &e.project) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        };
+        let en = normalize(&entry.text);
+        (compatible && similar(&q, &Key::new(&en), threshold)).then_some(entry.line)
+    })
+}
+
+/// Where an entry goes: its root-relative path, the checked absolute path,
+/// the content of a new file, and the current content when the file exists.
+struct Located {
+    rel: String,
+    path: PathBuf,
+    fresh: String,
+    original: Option<String>,
+}
+
+fn locate(root: &Path, cfg: &Config, e: &Checked) -> Result<Located> {
+    let (rel, fresh) = match e.to {
+        Dest::Journal | Dest::Skip | Dest::Goal => journal_file_for(root, cfg, e.date)?,
+        Dest::Project => {
+            let p = e.project.as_deref().unwrap_or_default();
+            let rel = format!("{}/{p}/{}", cfg.projects_dir, cfg.project_todos);
+            (rel, format!("# {p}\n"))
+        }
+        Dest::Active => {
+            let p = e.project.as_deref().unwrap_or_default();
+            let t = e.task.as_deref().unwrap_or_default();
+            let rel = format!(
+                "{}/{p}/{}/{t}/{}",
+                cfg.projects_dir, cfg.actives_dir, cfg.project_todos
+            );
+            (rel, format!("# {t}\n"))
+        }
+    };
+    let path = safe_target(root, &rel)?;
+    let original = match std::fs::read(&path) {
+        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| {
+            Error::Data(format!(
+                "{rel}: not valid UTF-8; refusing to route into it (it would be rewritten lossily); nothing was written"
+            ))
+        })?),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Err(err) => return Err(Error::read(&path, err)),
+    };
+    Ok(Located {
+        rel,
+        path,
+        fresh,
+        original,
+    })
+}
+
+/// Files as they will be after the planned routes: root-relative path →
+/// (absolute path, content, whether it changed).
+#[derive(Debug, Default)]
+pub struct Plan {
+    files: BTreeMap<String, (PathBuf, String, bool)>,
+}
+
+/// Checks that every entry's destination can be written (inside the root,
+/// not a symbolic link, valid UTF-8) before any of them is.
+pub fn preflight(root: &Path, cfg: &Config, entries: &[Checked]) -> Result<()> {
+    for e in entries {
+        locate(root, cfg, e)?;
+    }
+    Ok(())
+}
+
+impl Plan {
+    /// Plans one entry on top of the entries planned before it.
+    pub fn add(
+        &mut self,
+        root: &Path,
+        cfg: &Config,
+        known: &[String],
+        e: &Checked,
+    ) -> Result<RouteResult> {
+        let Located {
+            rel,
+            path,
+            fresh,
+            original,
+        } = locate(root, cfg, e)?;
+        let text = match self.files.get(&rel) {
+            Some((_, content, _)) => content.clone(),
+            None => original.unwrap_or(fresh),
+        };
+        let (bom, body) = match text.strip_prefix('\u{feff}') {
+            Some(rest) => ("\u{feff}", rest),
+            None => ("", text.as_str()),
+        };
+        let headings = HeadingMatcher::from_config(cfg);
+        let doc = parse_document(body, &headings);
+        let path_project = matches!(e.to, Dest::Project | Dest::Active);
+        if let Some(line) = already_present(&doc, e, known, cfg.dedup_threshold, path_project) {
+            return Ok(RouteResult {
+                text: e.text.clone(),
+                to: e.to,
+                path: rel,
+                line,
+                status: Status::AlreadyPresent,
+                shift: None,
+            });
+        }
+        let ins = match e.to {
+            Dest::Journal | Dest::Skip | Dest::Goal => {
+                let (role, sub) = journal_shape(cfg, e.to);
+                let line = match &e.project {
+                    Some(p) => format!("- ({p}) {}", e.text),
+                    None => format!("- {}", e.text),
+                };
+                insert::journal(body, &doc, known, e.project.as_deref(), role, &sub, &line)
+            }
+            Dest::Project => insert::project(body, &doc, &format!("- [ ] {}", e.text)),
+            Dest::Active => insert::end_of_file(body, &format!("- [ ] {}", e.text)),
+        };
+        let new_body = ins.apply(body);
+        verify(&new_body, &headings, ins.line, e, &rel)?;
+        self.files
+            .insert(rel.clone(), (path, format!("{bom}{new_body}"), true));
+        Ok(RouteResult {
+            text: e.text.clone(),
+            to: e.to,
+            path: rel,
+            line: ins.line,
+            status: Status::Added,
+            shift: Some((ins.first_line, ins.added_lines)),
+        })
+    }
+
+    /// Writes every changed file atomically.
+    pub fn commit(self, root: &Path) -> Result<()> {
+        for (_, (path, content, changed)) in self.files {
+            if changed {
+                crate::write::write_atomic(root, &path, content.as_bytes())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The routed line must parse back as an open item at `line` with the routed
+/// text, in the kind of section it was routed to; otherwise (an unclosed code fence or HTML comment before it, a
+/// setext heading swallowing it) routing it would not persist it.
+fn verify(
+    new_body: &str,
+    headings: &HeadingMatcher,
+    line: u32,
+    e: &Checked,
+    rel: &str,
+) -> Result<()> {
+    let doc = parse_document(new_body, headings);
+    let want = normalize(&crate::privacy::redact(&e.text));
+    let role = match e.to {
+        Dest::Skip => Some(Role::Skipped),
+        Dest::Goal => Some(Role::Goal),
+        Dest::Active => None,
+        Dest::Journal | Dest::Project => Some(Role::Next),
+    };
+    let found = doc.entries.iter().any(|en| {
+        en.line == line
+            && !en.check.is_done()
+            && role.is_none_or(|r| en.role == Some(r))
+            && normalize(&en.text) == want
+    });
+    if found {
+        Ok(())
+    } else {
+        Err(Error::Data(format!(
+            "{rel}: the routed line would not be read back as an open item at line {line} \
+             (an unclosed code fence or HTML comment before it?); fix the file and route again; nothing was written"
+        )))
+    }
+}
+
+/// Routes one validated entry and writes it. Call with the lock held.
+pub fn apply(root: &Path, cfg: &Config, known: &[String], e: &Checked) -> Result<RouteResult> {
+    let mut plan = Plan::default();
+    let result = plan.add(root, cfg, known, e)?;
+    plan.commit(root)?;
+    Ok(result)
+}
