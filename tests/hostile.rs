@@ -46,18 +46,7 @@ impl Rng {
 }
 
 fn proc(v: &Vault) -> Command {
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("active-status"));
-    for (k, _) in std::env::vars() {
-        if k.starts_with("ACTIVE_STATUS_") {
-            cmd.env_remove(k);
-        }
-    }
-    let nowhere = v.join(".agents/no-such-home");
-    cmd.env("XDG_CONFIG_HOME", &nowhere)
-        .env("HOME", &nowhere)
-        .arg("--root")
-        .arg(v.path());
-    cmd
+    v.process()
 }
 
 /// Runs `cmd` with `stdin`, killing it and failing the test after `limit`.

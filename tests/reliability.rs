@@ -101,18 +101,8 @@ fn env_count(name: &str, default: usize) -> usize {
 /// A `std::process::Command` for the binary against `v`, with the same clean
 /// environment as `Vault::cmd` (no caller ACTIVE_STATUS_*, no user config).
 fn proc(v: &Vault) -> Command {
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("active-status"));
-    for (k, _) in std::env::vars() {
-        if k.starts_with("ACTIVE_STATUS_") {
-            cmd.env_remove(k);
-        }
-    }
-    let nowhere = v.join(".agents/no-such-home");
-    cmd.env("XDG_CONFIG_HOME", &nowhere)
-        .env("HOME", &nowhere)
-        .arg("--root")
-        .arg(v.path())
-        .stdin(Stdio::null());
+    let mut cmd = v.process();
+    cmd.stdin(Stdio::null());
     cmd
 }
 

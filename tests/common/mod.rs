@@ -85,6 +85,24 @@ impl Vault {
         cmd
     }
 
+    /// A `std::process::Command` for the binary against this vault (to spawn
+    /// processes concurrently or kill them), with the same clean environment
+    /// as `cmd`: no caller ACTIVE_STATUS_*, no user configuration.
+    pub fn process(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("active-status"));
+        for (k, _) in std::env::vars() {
+            if k.starts_with("ACTIVE_STATUS_") {
+                cmd.env_remove(k);
+            }
+        }
+        let nowhere = self.join(".agents/no-such-home");
+        cmd.env("XDG_CONFIG_HOME", &nowhere)
+            .env("HOME", &nowhere)
+            .arg("--root")
+            .arg(self.path());
+        cmd
+    }
+
     /// Runs `audit --format json` and parses the report.
     pub fn report(&self) -> Value {
         self.json(&["audit", "--format", "json"])
