@@ -100,6 +100,12 @@ fn is_inline(tag: &Tag<'_>) -> bool {
 
 /// Parses one Markdown document. `src` must not start with a BOM.
 pub fn parse_document(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
+    let filtered = super::prose::blank_prose(src);
+    parse_exact(&filtered, headings)
+}
+
+/// `parse_document` without the prose pre-pass (the reference it must match).
+pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
     let opts = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TABLES;
@@ -280,4 +286,52 @@ fn join_lines(raw: &str, in_quote: bool) -> String {
         out.push_str(l);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINES: &[&str] = &[
+        "",
+        "prose text here",
+        "more prose",
+        "- [ ] item a",
+        "- [x] done b",
+        "  continued",
+        "## Next",
+        "### Done",
+        "## Session: s (p)",
+        "Text",
+        "===",
+        "---",
+        "```",
+        "~~~",
+        "> quote",
+        "<div>",
+        "</div>",
+        "2. ordered",
+        "1. first",
+        "\u{a0}",
+        "  - nested",
+        "\t",
+        "* star",
+        "[ref]: http://x",
+        "<!--",
+        "-->",
+        "    indented code",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+        #[test]
+        fn prose_pre_pass_changes_nothing(idx in proptest::collection::vec(0..LINES.len(), 0..40)) {
+            let doc: String = idx.iter().map(|&i| format!("{}\n", LINES[i])).collect();
+            let h = HeadingMatcher::from_config(&crate::config::Config::default());
+            let a = parse_document(&doc, &h);
+            let b = parse_exact(&doc, &h);
+            proptest::prop_assert_eq!(a.entries, b.entries, "{:?}", doc);
+            proptest::prop_assert_eq!(a.sessions, b.sessions);
+        }
+    }
 }

@@ -6,6 +6,7 @@
 
 mod headings;
 mod markdown;
+mod prose;
 
 pub use headings::{HeadingMatcher, Role, SessionProject, session_project};
 pub use markdown::{Entry, HeadingInfo, ParsedDoc, SessionHeading, parse_document};

@@ -1,0 +1,125 @@
+//! A pre-pass that blanks plain prose paragraphs before the Markdown parser
+//! sees them, so the parser does not spend its time on inline syntax that
+//! can never hold an item. Line breaks are kept, so line numbers do not move.
+//!
+//! A paragraph is blanked only when it is safe: it follows a blank line (or
+//! starts the file), and none of its lines is indented or starts with a
+//! character that can open or continue a block (`- * + # > ` ~ < | = _`,
+//! a digit, `[`, `!`, `\`). Such a paragraph cannot be a list item, a lazy
+//! continuation, a heading, a fence, an HTML block or a table, and it cannot
+//! change how anything around it parses. Leading front matter is never touched.
+
+/// Whether a line could start or continue something other than plain prose.
+fn special(line: &str) -> bool {
+    match line.as_bytes().first() {
+        None => false,
+        Some(b' ' | b'\t') => true,
+        Some(&b) => {
+            matches!(
+                b,
+                b'-' | b'*'
+                    | b'+'
+                    | b'#'
+                    | b'>'
+                    | b'`'
+                    | b'~'
+                    | b'<'
+                    | b'|'
+                    | b'='
+                    | b'_'
+                    | b'['
+                    | b'!'
+                    | b'\\'
+            ) || b.is_ascii_digit()
+        }
+    }
+}
+
+/// The end (byte offset after its closing line) of a leading front matter block.
+fn front_matter_end(src: &str) -> usize {
+    let mut lines = src.split_inclusive('\n');
+    match lines.next() {
+        Some(first) if first.trim_end() == "---" => {}
+        _ => return 0,
+    }
+    let mut end = src.split_inclusive('\n').next().map_or(0, str::len);
+    for line in lines {
+        end += line.len();
+        let t = line.trim_end();
+        if t == "---" || t == "..." {
+            return end;
+        }
+    }
+    src.len()
+}
+
+/// `src` with every safe prose paragraph's characters removed (line breaks kept).
+pub fn blank_prose(src: &str) -> std::borrow::Cow<'_, str> {
+    let start = front_matter_end(src);
+    let mut run: Vec<(usize, usize)> = Vec::new();
+    let mut run_safe = true;
+    let mut after_blank = true;
+    let mut pos = start;
+    // Collect the byte ranges to blank, then build the result once.
+    let mut blank: Vec<(usize, usize)> = Vec::new();
+    for line in src[start..].split_inclusive('\n') {
+        let (a, b) = (pos, pos + line.len());
+        pos = b;
+        let content = line.trim_end_matches(['\n', '\r']);
+        if content.bytes().all(|b| b == b' ' || b == b'\t') {
+            if run_safe {
+                blank.extend(run.iter().copied());
+            }
+            run.clear();
+            run_safe = true;
+            after_blank = true;
+            continue;
+        }
+        if run.is_empty() {
+            run_safe = after_blank;
+        }
+        if special(content) {
+            run_safe = false;
+        }
+        run.push((a, a + content.len()));
+        after_blank = false;
+    }
+    if run_safe {
+        blank.extend(run.iter().copied());
+    }
+    if blank.is_empty() {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let mut out = String::with_capacity(src.len());
+    let mut last = 0;
+    for (a, b) in blank {
+        out.push_str(&src[last..a]);
+        last = b;
+    }
+    out.push_str(&src[last..]);
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blanks_only_safe_prose_and_keeps_lines() {
+        let src = "---\ntitle: x\nplain yaml\n---\n\nSome prose here.\nMore prose.\n\n## Next\n- [ ] item\nlazy continuation\n\nText\n===\n\n<div>\nhtml text\n</div>\n";
+        let out = blank_prose(src);
+        assert_eq!(
+            out,
+            "---\ntitle: x\nplain yaml\n---\n\n\n\n\n## Next\n- [ ] item\nlazy continuation\n\nText\n===\n\n<div>\nhtml text\n</div>\n"
+        );
+        assert_eq!(out.matches('\n').count(), src.matches('\n').count());
+    }
+
+    #[test]
+    fn a_paragraph_right_after_a_block_is_kept() {
+        let src = "- item\nnot after a blank line\n\n2. x\n";
+        assert_eq!(blank_prose(src), src);
+        let crlf = "a\r\n\r\nprose\r\n";
+        assert_eq!(blank_prose(crlf), "\r\n\r\n\r\n");
+    }
+}
