@@ -13,7 +13,7 @@ use common::Vault;
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 /// Generous limit for every run in this file (debug builds on 2 cores).
@@ -49,51 +49,10 @@ fn proc(v: &Vault) -> Command {
     v.process()
 }
 
-/// Runs `cmd` with `stdin`, killing it and failing the test after `limit`.
-/// Returns the output and the wall time.
-fn run_limited(mut cmd: Command, stdin: &[u8], limit: Duration, what: &str) -> (Output, Duration) {
-    let start = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let t_in = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let t_out = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut out, &mut b).ok();
-        b
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut err, &mut b).ok();
-        b
-    });
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("try_wait") {
-            break s;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: still running after {limit:?} (hang?); killed");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let took = start.elapsed();
-    let _ = t_in.join();
-    let output = Output {
-        status,
-        stdout: t_out.join().unwrap(),
-        stderr: t_err.join().unwrap(),
-    };
+/// `common::run_limited` plus the checks every hostile run must pass: no
+/// panic, and not killed by a signal (a stack overflow would be).
+fn run_limited(cmd: Command, stdin: &[u8], limit: Duration, what: &str) -> (Output, Duration) {
+    let (output, took) = common::run_limited(cmd, stdin, limit, what);
     assert!(
         !String::from_utf8_lossy(&output.stderr).contains("panicked"),
         "{what}: panic\n{}",

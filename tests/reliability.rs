@@ -17,12 +17,12 @@
 //! Every run prints a summary line on stderr (`--nocapture` to see it).
 
 mod common;
-use common::{Vault, bare_cmd};
+use common::{Vault, bare_cmd, wait_deadline};
 
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const DASH: &str = "ACTIVE-STATUS.md";
@@ -106,49 +106,11 @@ fn proc(v: &Vault) -> Command {
     cmd
 }
 
-/// Waits for `child` at most `limit`; kills it and fails the test on timeout.
-fn wait_deadline(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            return status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: still running after {limit:?}; killed");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
 /// Runs the binary with `args` under the deadline and returns its output.
 fn run(v: &Vault, args: &[&str]) -> Output {
-    let mut child = proc(v)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    // Read both pipes on threads so a chatty child cannot block.
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let t_out = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut out, &mut b).ok();
-        b
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut err, &mut b).ok();
-        b
-    });
-    let status = wait_deadline(&mut child, DEADLINE, &format!("{args:?}"));
-    Output {
-        status,
-        stdout: t_out.join().unwrap(),
-        stderr: t_err.join().unwrap(),
-    }
+    let mut cmd = proc(v);
+    cmd.args(args);
+    common::run_limited(cmd, b"", DEADLINE, &format!("{args:?}")).0
 }
 
 fn stderr(o: &Output) -> String {

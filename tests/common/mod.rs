@@ -131,6 +131,72 @@ impl Vault {
     }
 }
 
+/// Waits for `child` at most `limit`; kills it and fails the test on timeout.
+pub fn wait_deadline(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+    what: &str,
+) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?} (hang?); killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+/// Runs `cmd` with `stdin` under a deadline (see `wait_deadline`), reading
+/// both output pipes on threads so a chatty child cannot block. Returns the
+/// output and the wall time.
+pub fn run_limited(
+    mut cmd: std::process::Command,
+    stdin: &[u8],
+    limit: std::time::Duration,
+    what: &str,
+) -> (std::process::Output, std::time::Duration) {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let start = std::time::Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let t_in = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let t_out = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        out.read_to_end(&mut b).ok();
+        b
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        err.read_to_end(&mut b).ok();
+        b
+    });
+    let status = wait_deadline(&mut child, limit, what);
+    let took = start.elapsed();
+    let _ = t_in.join();
+    let output = std::process::Output {
+        status,
+        stdout: t_out.join().expect("stdout thread"),
+        stderr: t_err.join().expect("stderr thread"),
+    };
+    (output, took)
+}
+
 /// The binary with every ACTIVE_STATUS_* variable of the caller removed.
 pub fn bare_cmd() -> Command {
     let mut cmd = Command::cargo_bin("active-status").expect("binary built");
