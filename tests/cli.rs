@@ -1163,3 +1163,17 @@ fn closed_stdout_does_not_panic() {
         );
     }
 }
+
+#[test]
+fn a_huge_lock_timeout_is_not_a_panic() {
+    let v = Vault::new().file("journal/2026-05-06.md", "## Next\n- [ ] x\n");
+    v.cmd()
+        .args(["--lock-timeout", "1e30", "regen", "-q"])
+        .assert()
+        .success();
+    v.cmd()
+        .args(["regen", "-q"])
+        .env("ACTIVE_STATUS_LOCK_TIMEOUT_SECS", "1e300")
+        .assert()
+        .success();
+}

@@ -441,3 +441,27 @@ fn pre_compact_without_transcript_path_or_vault_exits_0() {
     assert_eq!(out.status.code(), Some(0));
     assert!(stderr(&out).contains("not JSON"), "{}", stderr(&out));
 }
+
+#[test]
+fn session_start_summary_never_ends_with_an_empty_priorities_heading() {
+    let mut journal = String::from("## Session: s (wrap-cli)\n\n### Goal\n- ship it\n\n### Next\n");
+    for i in 0..5 {
+        journal.push_str(&format!(
+            "- [ ] a rather long item text number {i} {}\n",
+            "y".repeat(40 + i)
+        ));
+    }
+    let v = Vault::new()
+        .project("wrap-cli")
+        .file("journal/2026-05-06.md", &journal);
+    let env = Env::new();
+    for max in (120..320).step_by(10) {
+        v.write(
+            ".agents/active-status.toml",
+            format!("[hook]\nmax_chars = {max}\n"),
+        );
+        let ctx = context(&env.hook("session-start", &start_input(v.path())));
+        assert!(ctx.chars().count() <= max, "{max}: {ctx}");
+        assert!(!ctx.trim_end().ends_with("Priorities:"), "{max}: {ctx}");
+    }
+}

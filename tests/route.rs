@@ -1212,3 +1212,68 @@ fn concurrent_routes_each_land_exactly_once() {
     // And the merge sees all 24.
     assert_eq!(v.open_texts().len(), 24);
 }
+
+#[test]
+fn a_line_that_would_not_parse_back_is_refused_and_nothing_written() {
+    // Behind an unclosed fence the routed line would be code, not an item.
+    let original = "# p\n\n## Next Session\n\n```\n- [ ] inside the fence\n";
+    let v = Vault::new()
+        .project("p")
+        .file("projects/p/todos.md", original);
+    let out = route(&v, &["--to", "project", "--project", "p", "new follow-up"]);
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("would not be read back"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(v.read("projects/p/todos.md"), original);
+}
+
+#[test]
+fn the_item_goes_under_its_heading_before_sub_headings() {
+    let original = "# p\n\n## Next Session\n- [ ] first\n\n### Done\n- [x] old\n";
+    let v = Vault::new()
+        .project("p")
+        .file("projects/p/todos.md", original);
+    let r = route_json(
+        &v,
+        &["--to", "project", "--project", "p", "second follow-up"],
+    );
+    assert_eq!(r[0]["line"], 5);
+    assert_eq!(
+        v.read("projects/p/todos.md"),
+        "# p\n\n## Next Session\n- [ ] first\n- [ ] second follow-up\n\n### Done\n- [x] old\n"
+    );
+    // Routing it again finds it where it went.
+    let again = route_json(
+        &v,
+        &["--to", "project", "--project", "p", "second follow-up"],
+    );
+    assert_eq!(again[0]["status"], "already_present");
+}
+
+#[test]
+fn text_after_the_insertion_point_is_kept_apart_by_a_blank_line() {
+    // Without the blank line, `Title` would continue the new item and the
+    // `===` underline would make both a heading.
+    let original = "## Session: s (p)\n### Next\n- [ ] a\nTitle\n===\n";
+    let v = Vault::new()
+        .project("p")
+        .file("journal/2026-05-06.md", original);
+    let out = route(
+        &v,
+        &[
+            "--to",
+            "journal",
+            "--project",
+            "p",
+            "--date",
+            "2026-05-06",
+            "new one",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let texts = v.open_texts();
+    assert!(texts.contains(&"new one".to_string()), "{texts:?}");
+}

@@ -53,7 +53,7 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
     let opts = LockOptions {
         root: ctx.root.clone(),
         path: ctx.root.join(&ctx.cfg.lock_path),
-        timeout: Duration::from_secs_f64(ctx.cfg.lock_timeout_secs),
+        timeout: Duration::try_from_secs_f64(ctx.cfg.lock_timeout_secs).unwrap_or(Duration::MAX),
         no_wait: args.no_wait,
         announce: !ctx.quiet,
     };
