@@ -7,8 +7,7 @@
 //! repository-local identity, so the host's git configuration never leaks in;
 //! the hooks find `active-status` on PATH (the directory of the test binary).
 
-mod common;
-use common::{Vault, bare_cmd};
+use crate::common::{Vault, bare_cmd};
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -7,8 +7,7 @@
 //! `cargo test --release --test hostile -- --ignored --nocapture`.
 //! Tests marked `#[ignore = "BUG: …"]` document defects found here.
 
-mod common;
-use common::Vault;
+use crate::common::Vault;
 
 use serde_json::Value;
 use std::io::Write;
@@ -52,7 +51,7 @@ fn proc(v: &Vault) -> Command {
 /// `common::run_limited` plus the checks every hostile run must pass: no
 /// panic, and not killed by a signal (a stack overflow would be).
 fn run_limited(cmd: Command, stdin: &[u8], limit: Duration, what: &str) -> (Output, Duration) {
-    let (output, took) = common::run_limited(cmd, stdin, limit, what);
+    let (output, took) = crate::common::run_limited(cmd, stdin, limit, what);
     assert!(
         !String::from_utf8_lossy(&output.stderr).contains("panicked"),
         "{what}: panic\n{}",

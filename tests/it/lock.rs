@@ -5,8 +5,7 @@
 //! holder record into it, as a real run does. Timing is only ever asserted
 //! with generous upper bounds.
 
-mod common;
-use common::Vault;
+use crate::common::Vault;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};

@@ -3,8 +3,7 @@
 //! object; `hook pre-compact` captures a transcript's orphans into a new inbox
 //! file without the lock. Neither ever fails the host.
 
-mod common;
-use common::{Vault, bare_cmd, texts};
+use crate::common::{Vault, bare_cmd, texts};
 
 use serde_json::{Value, json};
 use std::path::Path;

@@ -3,8 +3,7 @@
 //! Every audit report fetched here is checked for the accounting identities
 //! (see `check_accounting`). The merge rules live in `rules_merge.rs`.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------- helpers

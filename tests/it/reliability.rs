@@ -16,8 +16,7 @@
 //! `RELIABILITY_WRITERS` (racing processes of each kind, default 64).
 //! Every run prints a summary line on stderr (`--nocapture` to see it).
 
-mod common;
-use common::{Vault, bare_cmd, wait_deadline};
+use crate::common::{Vault, bare_cmd, wait_deadline};
 
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
@@ -110,7 +109,7 @@ fn proc(v: &Vault) -> Command {
 fn run(v: &Vault, args: &[&str]) -> Output {
     let mut cmd = proc(v);
     cmd.args(args);
-    common::run_limited(cmd, b"", DEADLINE, &format!("{args:?}")).0
+    crate::common::run_limited(cmd, b"", DEADLINE, &format!("{args:?}")).0
 }
 
 fn stderr(o: &Output) -> String {

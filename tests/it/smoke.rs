@@ -1,5 +1,4 @@
-mod common;
-use common::Vault;
+use crate::common::Vault;
 
 #[test]
 fn builder_vault_regenerates() {

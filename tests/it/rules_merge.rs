@@ -3,8 +3,7 @@
 //! fetched here is checked for the accounting identities (see
 //! `check_accounting`). The reading rules live in `rules_sections.rs`.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------- helpers

@@ -3,8 +3,7 @@
 //! BOM), batch all-or-nothing, refused input, symbolic links, `--regen`, the
 //! JSON output, what the merge then sees, and concurrent processes.
 
-mod common;
-use common::{Vault, texts};
+use crate::common::{Vault, texts};
 
 use serde_json::{Value, json};
 use std::collections::BTreeMap;

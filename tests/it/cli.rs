@@ -1,8 +1,7 @@
 //! End-to-end tests of the command line (SPEC §4–7, §10): what `regen`,
 //! `audit`, `list` and `config` print, write and exit with.
 
-mod common;
-use common::{Vault, bare_cmd, texts};
+use crate::common::{Vault, bare_cmd, texts};
 
 use serde_json::Value;
 use std::collections::BTreeSet;

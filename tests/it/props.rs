@@ -3,8 +3,7 @@
 //! independence from input order — at library level on random items, and
 //! end to end on small random vaults.
 
-mod common;
-use common::Vault;
+use crate::common::Vault;
 
 use active_status::item::{Item, Location, Signal, SourceKind, UntaggedReason};
 use active_status::merge::{Cluster, Merged, compare, merge, resolve};

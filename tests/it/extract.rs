@@ -2,8 +2,7 @@
 //! transcript format, the goal, malformed lines, and the persisted/orphan
 //! check against a vault.
 
-mod common;
-use common::Vault;
+use crate::common::Vault;
 
 use serde_json::{Value, json};
 
@@ -114,7 +113,7 @@ fn claude_jsonl_candidates_goal_and_skipped_lines() {
         ]
     );
     assert_candidate_shape(&out);
-    let texts = common::texts(&out["candidates"]);
+    let texts = crate::common::texts(&out["candidates"]);
     for never in ["run migrations", "in code", "sidechain", "find callers"] {
         assert!(
             !texts.iter().any(|t| t.contains(never)),

@@ -6,7 +6,7 @@
 //! tests skip them and an `#[ignore]`d test per bug replays them. When the
 //! bug is fixed, drop its entry and its `#[ignore]`.
 
-#[path = "../fuzz/src/lib.rs"]
+#[path = "../../fuzz/src/lib.rs"]
 #[allow(dead_code)]
 mod checks;
 

@@ -1,7 +1,6 @@
 //! Golden tests: the dashboard and the JSON report of the bundled example
 //! vault (fixtures/example-vault) are pinned as insta snapshots.
 
-mod common;
 
 use std::path::Path;
 
@@ -26,7 +25,7 @@ fn example_vault() -> tempfile::TempDir {
 }
 
 fn cmd(root: &Path) -> assert_cmd::Command {
-    let mut c = common::bare_cmd();
+    let mut c = crate::common::bare_cmd();
     c.env("XDG_CONFIG_HOME", root.join(".no-user-config"))
         .arg("--root")
         .arg(root);

@@ -1,0 +1,18 @@
+//! All integration tests in one binary (one link step instead of fourteen).
+//! See tests/README.md for where a test goes.
+
+mod common;
+mod cli;
+mod extract;
+mod fuzz_regressions;
+mod golden;
+mod hooks;
+mod hostile;
+mod init;
+mod lock;
+mod props;
+mod reliability;
+mod route;
+mod rules_merge;
+mod rules_sections;
+mod smoke;
