@@ -78,7 +78,7 @@ M="$VAULTS/M"
 # .gitignore) can ever shrink the set of files.
 RG_ARGS=(-c --no-ignore --hidden '^\s*[-*+] ')
 RG_CMD="rg -c --no-ignore --hidden '^\s*[-*+] ' '$L'" # the same, for hyperfine's shell
-# Global flags go before the subcommand (SPEC §6 usage line).
+# Global flags go before the subcommand (docs/FORMAT.md §7 usage line).
 regen() { "$BIN" --root "$1" -q regen --dry-run; }
 
 log "sanity check: regen on L"

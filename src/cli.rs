@@ -1,4 +1,4 @@
-//! The command line (SPEC §6), as clap derive types. Kept in the library so
+//! The command line (docs/FORMAT.md §7), as clap derive types. Kept in the library so
 //! completions and the man page are generated from the same definition.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};

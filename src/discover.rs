@@ -1,4 +1,4 @@
-//! Finding the vault root and its source files (SPEC §2).
+//! Finding the vault root and its source files (docs/FORMAT.md §1).
 
 use crate::config::Config;
 use crate::error::{Error, Result};

@@ -1,8 +1,8 @@
-//! Errors and the exit codes they map to (SPEC §6).
+//! Errors and the exit codes they map to (docs/FORMAT.md §7).
 
 use std::path::PathBuf;
 
-/// Exit codes, as fixed by the SPEC.
+/// Exit codes, as fixed by docs/FORMAT.md §7.
 pub mod exit {
     pub const OK: i32 = 0;
     pub const STALE: i32 = 1;

@@ -4,7 +4,7 @@ use jiff::civil::Date;
 use serde::Serialize;
 use std::sync::Arc;
 
-/// Where an item was collected from (SPEC §3).
+/// Where an item was collected from (docs/FORMAT.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
@@ -39,7 +39,7 @@ impl SourceKind {
     }
 }
 
-/// Rank tiers, in rank order (SPEC §4 step 4).
+/// Rank tiers, in rank order (docs/FORMAT.md §5 step 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
@@ -64,7 +64,7 @@ impl Tier {
     }
 }
 
-/// Why an open item has no project (SPEC §3, rule 4).
+/// Why an open item has no project (docs/FORMAT.md §3, rule 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum UntaggedReason {
@@ -95,7 +95,7 @@ pub struct Location {
 pub struct Item {
     /// Redacted Markdown text as written (checkbox and tag removed).
     pub text: String,
-    /// Normalized form used for similarity (SPEC §4).
+    /// Normalized form used for similarity (docs/FORMAT.md §5).
     pub norm: String,
     pub project: Option<String>,
     pub kind: SourceKind,
@@ -105,7 +105,7 @@ pub struct Item {
     pub untagged: Option<UntaggedReason>,
 }
 
-/// A done item that can resolve open items (SPEC §4 step 2).
+/// A done item that can resolve open items (docs/FORMAT.md §5 step 2).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Signal {
     pub norm: String,
@@ -161,7 +161,7 @@ impl Warning {
     }
 }
 
-/// Checks `[A-Za-z0-9][A-Za-z0-9._-]*` (SPEC §2).
+/// Checks `[A-Za-z0-9][A-Za-z0-9._-]*` (docs/FORMAT.md §1).
 pub fn is_slug(s: &str) -> bool {
     let mut chars = s.chars();
     match chars.next() {

@@ -1,4 +1,4 @@
-//! The vault's exclusive write lock (SPEC §1 loss mode 5, §6 exit 75).
+//! The vault's exclusive write lock (docs/FORMAT.md §12, §7 exit 75).
 //!
 //! An advisory `flock` through fd-lock on `.agents/locks/active-status.lock`.
 //! The kernel drops it when the holder exits, even on SIGKILL. While held,

@@ -1,4 +1,4 @@
-//! Normalized form and similarity of item texts (SPEC §4).
+//! Normalized form and similarity of item texts (docs/FORMAT.md §5).
 
 use unicode_normalization::UnicodeNormalization;
 

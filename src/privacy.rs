@@ -1,4 +1,4 @@
-//! `<private>…</private>` redaction (SPEC §3, "Privacy").
+//! `<private>…</private>` redaction (docs/FORMAT.md §4).
 
 const OPEN: &str = "<private>";
 const CLOSE: &str = "</private>";

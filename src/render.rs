@@ -1,4 +1,4 @@
-//! Rendering the dashboard with Tera (SPEC §5). No clock: the same report
+//! Rendering the dashboard with Tera (docs/FORMAT.md §6). No clock: the same report
 //! always renders to the same bytes.
 
 use crate::config::Config;

@@ -1,4 +1,4 @@
-//! The report: the merge result shaped as SPEC §7's JSON, which is also the
+//! The report: the merge result shaped as docs/FORMAT.md §8's JSON, which is also the
 //! context the dashboard template renders.
 
 use crate::config::Config;
@@ -64,7 +64,7 @@ pub struct Audit {
     pub warnings: Vec<Warning>,
 }
 
-/// Collected open items per source kind, in SPEC order.
+/// Collected open items per source kind, in FORMAT.md order.
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
 pub struct SourceCounts {
     pub journal_next: usize,

@@ -1,4 +1,4 @@
-//! Reading one source file and applying its kind's rules (SPEC §3
+//! Reading one source file and applying its kind's rules (docs/FORMAT.md §2
 //! "What each source yields" and "Project of an item").
 
 use crate::discover::{FileRole, SourceFile};

@@ -1,4 +1,4 @@
-//! Atomic replacement of the dashboard (SPEC §5): temporary file in the same
+//! Atomic replacement of the dashboard (docs/FORMAT.md §6): temporary file in the same
 //! directory, fsync, rename, fsync of the directory. Unchanged bytes are not
 //! written at all.
 

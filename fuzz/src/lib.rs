@@ -337,7 +337,7 @@ fn route_into(root: &Path, body: &str, e: &route::Checked, idempotent: bool) {
                 e.text
             );
             if idempotent {
-                // SPEC §8: routing is idempotent.
+                // docs/FORMAT.md §9: routing is idempotent.
                 let again = route::apply(root, &cfg, &known, e)
                     .unwrap_or_else(|err| panic!("second route failed: {err}"));
                 let newer = std::fs::read_to_string(&path).expect("read back");

@@ -1,4 +1,4 @@
-//! `hook session-start` and `hook pre-compact` (SPEC §9). Hooks never fail
+//! `hook session-start` and `hook pre-compact` (docs/FORMAT.md §10). Hooks never fail
 //! the host: every problem goes to stderr and the exit status is 0.
 
 use super::Ctx;

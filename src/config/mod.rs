@@ -1,4 +1,4 @@
-//! Effective configuration (SPEC §10): built-in defaults, user file, vault
+//! Effective configuration (docs/FORMAT.md §11): built-in defaults, user file, vault
 //! file, environment and flags, each value remembering where it came from.
 
 mod layer;

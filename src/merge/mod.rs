@@ -1,4 +1,4 @@
-//! The merge (SPEC §4): collect → resolve → rank → deduplicate → cap.
+//! The merge (docs/FORMAT.md §5): collect → resolve → rank → deduplicate → cap.
 
 mod index;
 mod rank;

@@ -1,4 +1,4 @@
-//! Rank tiers and the total rank order (SPEC §4 step 4).
+//! Rank tiers and the total rank order (docs/FORMAT.md §5 step 4).
 
 use crate::item::{Item, SourceKind, Tier};
 use jiff::civil::Date;

@@ -1,4 +1,4 @@
-//! Step 2 of the merge: resolution by done items (SPEC §4).
+//! Step 2 of the merge: resolution by done items (docs/FORMAT.md §5).
 
 use super::{Key, SimIndex, similar};
 use crate::item::{Item, Signal};

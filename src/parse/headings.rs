@@ -1,4 +1,4 @@
-//! Heading roles and session headings (SPEC §3 "Sections" and "Project of an item").
+//! Heading roles and session headings (docs/FORMAT.md §2.2 and §3).
 
 use std::collections::HashSet;
 

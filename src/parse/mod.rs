@@ -1,5 +1,5 @@
 //! Markdown → entries: every list item of a file with its section role,
-//! checkbox, leading tag and enclosing session heading (SPEC §3).
+//! checkbox, leading tag and enclosing session heading (docs/FORMAT.md §2).
 //!
 //! This layer knows nothing about source kinds; `sources` applies the
 //! per-kind rules on top of it.

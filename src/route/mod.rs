@@ -1,4 +1,4 @@
-//! `route`: persists follow-ups into durable sources (SPEC §8). Every entry
+//! `route`: persists follow-ups into durable sources (docs/FORMAT.md §9). Every entry
 //! is validated before anything is written; writes happen under the lock,
 //! insert lines without touching any other byte, and are idempotent.
 

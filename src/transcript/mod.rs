@@ -1,4 +1,4 @@
-//! Transcript reader and follow-up candidate finder (SPEC §8, `extract`).
+//! Transcript reader and follow-up candidate finder (docs/FORMAT.md §9, `extract`).
 //!
 //! The format is detected from the first non-blank line (see [`codex::detect`]):
 //! Claude Code JSONL, Codex JSONL, or plain text. The input is processed line by

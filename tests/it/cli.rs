@@ -1,4 +1,4 @@
-//! End-to-end tests of the command line (SPEC §4–7, §10): what `regen`,
+//! End-to-end tests of the command line (docs/FORMAT.md §5–8, §11): what `regen`,
 //! `audit`, `list` and `config` print, write and exit with.
 
 use crate::common::{Vault, bare_cmd, texts};
@@ -140,7 +140,7 @@ const TIERS: [&str; 6] = [
     "today", "captured", "active", "project", "progress", "carried",
 ];
 
-/// SPEC §7 `ITEM`.
+/// docs/FORMAT.md §8 `ITEM`.
 fn assert_item(item: &Value) {
     assert_keys(
         item,
@@ -190,7 +190,7 @@ fn assert_item(item: &Value) {
     assert_eq!(seen[0]["line"], src["line"], "representative first: {item}");
 }
 
-/// SPEC §7, the whole report.
+/// docs/FORMAT.md §8, the whole report.
 fn assert_report_shape(r: &Value) {
     assert_keys(
         r,
@@ -285,7 +285,7 @@ fn assert_report_shape(r: &Value) {
         assert_keys(w, &["path", "message"], "warning");
         assert!(w["path"].is_string() && w["message"].is_string());
     }
-    // The accounting identities (SPEC §4).
+    // The accounting identities (docs/FORMAT.md §5).
     let n = |k: &str| a[k].as_u64().unwrap();
     assert_eq!(
         n("collected"),
@@ -630,8 +630,8 @@ fn config_map(out: &std::process::Output) -> std::collections::BTreeMap<String, 
         .collect()
 }
 
-/// The keys SPEC §10 names.
-const SPEC_KEYS: &[&str] = &[
+/// The keys docs/FORMAT.md §11 names.
+const FORMAT_KEYS: &[&str] = &[
     "output",
     "template",
     "cap",
@@ -647,7 +647,7 @@ const SPEC_KEYS: &[&str] = &[
 fn config_prints_every_key_with_default_origin() {
     let v = Vault::new();
     let map = config_map(&run(&v, &["config"]));
-    for key in SPEC_KEYS.iter().chain(active_status::config::KEYS) {
+    for key in FORMAT_KEYS.iter().chain(active_status::config::KEYS) {
         let (_, origin) = map
             .get(*key)
             .unwrap_or_else(|| panic!("config does not print `{key}`"));

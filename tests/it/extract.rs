@@ -1,4 +1,4 @@
-//! End-to-end tests of `extract` (SPEC §8): the candidate list found in each
+//! End-to-end tests of `extract` (docs/FORMAT.md §9): the candidate list found in each
 //! transcript format, the goal, malformed lines, and the persisted/orphan
 //! check against a vault.
 

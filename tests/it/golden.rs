@@ -1,7 +1,6 @@
 //! Golden tests: the dashboard and the JSON report of the bundled example
 //! vault (fixtures/example-vault) are pinned as insta snapshots.
 
-
 use std::path::Path;
 
 /// Copies the example vault into a fresh temporary folder.

@@ -1,4 +1,4 @@
-//! End-to-end tests of the hook adapters (SPEC §9): `hook session-start`
+//! End-to-end tests of the hook adapters (docs/FORMAT.md §10): `hook session-start`
 //! finds the vault from the hook JSON's `cwd` and prints one bounded JSON
 //! object; `hook pre-compact` captures a transcript's orphans into a new inbox
 //! file without the lock. Neither ever fails the host.

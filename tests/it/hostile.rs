@@ -96,7 +96,7 @@ fn n(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
 }
 
-/// The SPEC §4 accounting identities of an audit report.
+/// The docs/FORMAT.md §5 accounting identities of an audit report.
 #[track_caller]
 fn accounting(r: &Value) {
     let a = &r["audit"];

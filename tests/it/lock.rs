@@ -1,4 +1,4 @@
-//! The write lock across processes (SPEC §1 loss mode 5, §6 exit 75).
+//! The write lock across processes (docs/FORMAT.md §12, §7 exit 75).
 //!
 //! A helper process (python3 with `fcntl.flock`, the same `flock(2)` lock
 //! fd-lock takes) holds `.agents/locks/active-status.lock` and writes a

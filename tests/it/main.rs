@@ -1,8 +1,8 @@
 //! All integration tests in one binary (one link step instead of fourteen).
 //! See tests/README.md for where a test goes.
 
-mod common;
 mod cli;
+mod common;
 mod extract;
 mod fuzz_regressions;
 mod golden;

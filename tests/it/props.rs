@@ -1,4 +1,4 @@
-//! Property tests of the merge (SPEC §4): accounting, a partition of the
+//! Property tests of the merge (docs/FORMAT.md §5): accounting, a partition of the
 //! open items into clusters, agreement with a brute-force oracle, and
 //! independence from input order — at library level on random items, and
 //! end to end on small random vaults.
@@ -130,7 +130,7 @@ fn sim(a: &str, b: &str) -> f64 {
     strsim::normalized_levenshtein(a, b)
 }
 
-/// SPEC §4 step 2, by brute force.
+/// docs/FORMAT.md §5 step 2, by brute force.
 fn oracle_resolved(item: &Item, signals: &[Signal], t: f64) -> bool {
     signals.iter().any(|s| {
         let in_time = match (s.date, item.date) {
@@ -141,7 +141,7 @@ fn oracle_resolved(item: &Item, signals: &[Signal], t: f64) -> bool {
     })
 }
 
-/// SPEC §4 step 3, by brute force over items already in rank order.
+/// docs/FORMAT.md §5 step 3, by brute force over items already in rank order.
 fn oracle_clusters(items: &[Item], t: f64) -> Vec<Cluster> {
     let mut clusters: Vec<Cluster> = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -507,7 +507,7 @@ proptest! {
         let a = build(&files, PROJECTS);
         let b = build(&reversed, &["gamma", "beta", "alpha"]);
 
-        // Accounting (SPEC §4 invariant) and per-kind counts.
+        // Accounting (docs/FORMAT.md §5 invariant) and per-kind counts.
         let r = a.report();
         let au = &r["audit"];
         let n = |k: &str| au[k].as_u64().unwrap();

@@ -1,4 +1,4 @@
-//! Reliability under crashes, races and hostile paths (SPEC §1 loss mode 5,
+//! Reliability under crashes, races and hostile paths (docs/FORMAT.md §12,
 //! §5 atomic write, §6 lock and exit codes, §8 "no write lands outside the
 //! root").
 //!

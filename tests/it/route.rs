@@ -1,4 +1,4 @@
-//! End-to-end tests of `route` (SPEC §8): every destination with the exact
+//! End-to-end tests of `route` (docs/FORMAT.md §9): every destination with the exact
 //! resulting file, section creation, idempotence, byte preservation (CRLF,
 //! BOM), batch all-or-nothing, refused input, symbolic links, `--regen`, the
 //! JSON output, what the merge then sees, and concurrent processes.

@@ -1,4 +1,4 @@
-//! Integration tests for the merge rules of SPEC §4 and §7: resolution,
+//! Integration tests for the merge rules of docs/FORMAT.md §5 and §8: resolution,
 //! dedup, rank, cap and the dashboard never being an input. Every audit report
 //! fetched here is checked for the accounting identities (see
 //! `check_accounting`). The reading rules live in `rules_sections.rs`.
@@ -523,7 +523,7 @@ fn goals_keep_the_latest_goal_per_project() {
         md(&["## Session: s (b)", "### Objective:", "- goal of b"]),
     );
     let r = audit(&v);
-    // Ordered by project (the SPEC leaves the order open).
+    // Ordered by project (the format leaves the order open).
     assert_eq!(
         r["goals"],
         json!([

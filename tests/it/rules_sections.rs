@@ -1,4 +1,4 @@
-//! Integration tests for the reading rules of SPEC §2–3 and §7: sections,
+//! Integration tests for the reading rules of docs/FORMAT.md §1–3 and §8: sections,
 //! items, checkboxes, skipped blocks, project tags, privacy and file handling.
 //! Every audit report fetched here is checked for the accounting identities
 //! (see `check_accounting`). The merge rules live in `rules_merge.rs`.
