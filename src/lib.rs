@@ -12,6 +12,7 @@ pub mod config;
 pub mod discover;
 pub mod error;
 pub mod item;
+pub mod item_id;
 pub mod lock;
 pub mod merge;
 pub mod normalize;

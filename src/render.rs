@@ -22,6 +22,7 @@ struct Linked<'a, T: Serialize> {
 
 #[derive(Serialize)]
 struct Priority<'a> {
+    id: &'a str,
     project: Option<&'a str>,
     text: &'a str,
     path: &'a str,
@@ -147,6 +148,7 @@ pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
         .priorities
         .iter()
         .map(|p| Priority {
+            id: &p.id,
             project: p.project.as_deref(),
             text: &p.text,
             path: &p.source.path,

@@ -26,6 +26,8 @@ pub struct Report {
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct ReportItem {
+    /// Stable short ID (see [`crate::item_id`]).
+    pub id: String,
     pub text: String,
     pub project: Option<String>,
     pub tier: Tier,
@@ -110,12 +112,20 @@ fn days_between(from: Date, to: Date) -> Option<i32> {
 
 /// Builds the report items of every cluster, in rank order.
 pub fn report_items(merged: &Merged, as_of: Option<Date>) -> Vec<ReportItem> {
+    let ids = crate::item_id::assign(
+        merged
+            .clusters
+            .iter()
+            .map(|c| (c.project.as_deref(), merged.items[c.members[0]].norm.as_str())),
+    );
     merged
         .clusters
         .iter()
-        .map(|c| {
+        .zip(ids)
+        .map(|(c, id)| {
             let rep = &merged.items[c.members[0]];
             ReportItem {
+                id,
                 text: rep.text.clone(),
                 project: c.project.clone(),
                 tier: tier(rep, as_of),
@@ -141,6 +151,13 @@ pub fn report_items(merged: &Merged, as_of: Option<Date>) -> Vec<ReportItem> {
             }
         })
         .collect()
+}
+
+/// The item an ID (or the start of one, case-insensitively) names among
+/// `items`, which must be the whole list of [`report_items`] for the IDs to
+/// mean what `list` and the dashboard showed.
+pub fn find_item(items: &[ReportItem], query: &str) -> crate::item_id::Found {
+    crate::item_id::find(items.iter().map(|i| i.id.as_str()), query)
 }
 
 /// The latest goal per project (by date, then path and line); a project whose

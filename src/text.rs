@@ -93,8 +93,9 @@ pub fn list(items: &[ReportItem]) -> String {
         };
         let _ = writeln!(
             o,
-            "{:>width$}. [{}] {}  ({}:{}, {}{age}{seen})",
+            "{:>width$}. {} [{}] {}  ({}:{}, {}{age}{seen})",
             n + 1,
+            i.id,
             project_label(&i.project),
             i.text,
             i.source.path,

@@ -145,6 +145,7 @@ fn assert_item(item: &Value) {
     assert_keys(
         item,
         &[
+            "id",
             "text",
             "project",
             "tier",
@@ -155,6 +156,14 @@ fn assert_item(item: &Value) {
             "seen_in",
         ],
         "ITEM",
+    );
+    let id = item["id"].as_str().expect("id string");
+    assert!(
+        id.len() >= 6
+            && id
+                .bytes()
+                .all(|c| c.is_ascii_lowercase() || (b'2'..=b'7').contains(&c) || c == b'-'),
+        "id: {item}"
     );
     assert!(item["text"].is_string(), "{item}");
     assert!(is_str_or_null(&item["project"]), "{item}");

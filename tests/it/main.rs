@@ -8,6 +8,7 @@ mod fuzz_regressions;
 mod golden;
 mod hooks;
 mod hostile;
+mod ids;
 mod init;
 mod lock;
 mod props;

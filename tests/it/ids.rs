@@ -1,0 +1,100 @@
+//! Stable item IDs: in every JSON item, in `list` and on the dashboard,
+//! the same across runs and file changes that leave the item's text alone.
+
+use crate::common::*;
+use active_status::item_id::{Found, MIN_LEN, full};
+
+fn vault() -> Vault {
+    Vault::new()
+        .project("p")
+        .file(
+            "projects/p/todos.md",
+            md(&["## Next", "- [ ] Add lock timeout", "- [ ] Write the changelog"]),
+        )
+        .file(
+            "journal/2026-05-06.md",
+            md(&["## Session: s (p)", "### Next", "- [ ] add lock timeout!"]),
+        )
+}
+
+fn ids(v: &Vault) -> Vec<(String, String)> {
+    v.json(&["list", "--format", "json"])["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["id"].as_str().unwrap().to_string(),
+                i["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn id_is_a_hash_of_project_and_key_shown_everywhere() {
+    let v = vault();
+    let list = ids(&v);
+    assert_eq!(list.len(), 2);
+    // The merged cluster's representative is the journal line.
+    assert_eq!(list[0].1, "add lock timeout!");
+    assert_eq!(list[0].0, full(Some("p"), "add lock timeout")[..MIN_LEN]);
+    assert_eq!(list[1].0, full(Some("p"), "write the changelog")[..MIN_LEN]);
+    let report = v.report();
+    assert_eq!(report["priorities"][0]["id"], list[0].0.as_str());
+    let text = v.cmd().arg("list").output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!("1. {} [p] add lock timeout!", list[0].0)),
+        "{text}"
+    );
+    v.cmd().arg("regen").assert().success();
+    let dash = v.read("ACTIVE-STATUS.md");
+    assert!(dash.contains(&format!("· `{}`", list[0].0)), "{dash}");
+    assert!(dash.contains(&format!("· `{}`", list[1].0)), "{dash}");
+}
+
+#[test]
+fn ids_survive_reruns_and_unrelated_edits() {
+    let v = vault();
+    let before = ids(&v);
+    assert_eq!(before, ids(&v));
+    // Another item, other files, other line numbers: the IDs stay.
+    v.write(
+        "projects/p/todos.md",
+        md(&[
+            "# p",
+            "",
+            "## Next",
+            "- [ ] Something new first",
+            "- [ ] Add lock timeout",
+            "- [ ] Write the changelog",
+        ]),
+    );
+    let after = ids(&v);
+    for (id, text) in &before {
+        assert!(after.contains(&(id.clone(), text.clone())), "{after:?}");
+    }
+    // Rewording gives a new ID.
+    v.write(
+        "projects/p/todos.md",
+        md(&["## Next", "- [ ] Write the release changelog"]),
+    );
+    let reworded = ids(&v);
+    assert!(!reworded.iter().any(|(id, _)| id == &before[1].0));
+}
+
+#[test]
+fn report_items_can_be_found_by_id() {
+    use active_status::report::{analyze, find_item, report_items};
+    let v = vault();
+    let cfg = active_status::config::Config::default();
+    let analysis = analyze(v.path(), &cfg).unwrap();
+    let items = report_items(&analysis.merged, analysis.vault.as_of);
+    let list = ids(&v);
+    assert_eq!(find_item(&items, &list[1].0), Found::One(1));
+    assert_eq!(find_item(&items, &list[1].0.to_uppercase()), Found::One(1));
+    assert_eq!(items[1].text, "Write the changelog");
+    assert_eq!(find_item(&items, "zzzzzzzz"), Found::None);
+    assert_eq!(find_item(&items, "Write the changelog"), Found::None);
+}
