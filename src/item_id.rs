@@ -131,7 +131,10 @@ mod tests {
         assert_eq!(a[0], full(Some("p"), "add lock timeout")[..MIN_LEN]);
         assert_ne!(a[0], assign([(Some("q"), "add lock timeout")])[0]);
         assert_ne!(a[0], assign([(None, "add lock timeout")])[0]);
-        assert!(a[0].bytes().all(|c| c.is_ascii_lowercase() || (b'2'..=b'7').contains(&c)));
+        assert!(
+            a[0].bytes()
+                .all(|c| c.is_ascii_lowercase() || (b'2'..=b'7').contains(&c))
+        );
         // Known value: the ID is part of the user-visible contract.
         assert_eq!(full(None, "x").len(), 52);
     }
@@ -181,7 +184,10 @@ mod tests {
             Found::One(0)
         );
         assert_eq!(find(ids.iter().map(String::as_str), "abc"), Found::None);
-        assert_eq!(find(ids.iter().map(String::as_str), "add lock"), Found::None);
+        assert_eq!(
+            find(ids.iter().map(String::as_str), "add lock"),
+            Found::None
+        );
         assert!(!looks_like_id("abc"));
         assert!(!looks_like_id("abcde1"));
         assert!(looks_like_id("abcdef"));

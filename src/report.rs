@@ -112,12 +112,12 @@ fn days_between(from: Date, to: Date) -> Option<i32> {
 
 /// Builds the report items of every cluster, in rank order.
 pub fn report_items(merged: &Merged, as_of: Option<Date>) -> Vec<ReportItem> {
-    let ids = crate::item_id::assign(
-        merged
-            .clusters
-            .iter()
-            .map(|c| (c.project.as_deref(), merged.items[c.members[0]].norm.as_str())),
-    );
+    let ids = crate::item_id::assign(merged.clusters.iter().map(|c| {
+        (
+            c.project.as_deref(),
+            merged.items[c.members[0]].norm.as_str(),
+        )
+    }));
     merged
         .clusters
         .iter()

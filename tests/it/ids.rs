@@ -9,7 +9,11 @@ fn vault() -> Vault {
         .project("p")
         .file(
             "projects/p/todos.md",
-            md(&["## Next", "- [ ] Add lock timeout", "- [ ] Write the changelog"]),
+            md(&[
+                "## Next",
+                "- [ ] Add lock timeout",
+                "- [ ] Write the changelog",
+            ]),
         )
         .file(
             "journal/2026-05-06.md",
