@@ -47,7 +47,7 @@ pub fn find_root(explicit: Option<&Path>, start: &Path) -> Result<PathBuf> {
         return if root.is_dir() {
             Ok(root)
         } else {
-            Err(Error::NoVaultAt(root))
+            Err(Error::NoVaultAt { root })
         };
     }
     start

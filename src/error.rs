@@ -1,64 +1,263 @@
-//! Errors and the exit codes they map to (docs/FORMAT.md §7).
+//! Every way a run can fail, as one enum in the style of just's `error.rs`:
+//! one variant per failure carrying its fields, the message and hint written
+//! in one `Display`, and the exit code derived from the variant, so the same
+//! condition always exits with the same code. The codes are documented in
+//! docs/FORMAT.md §7.
+//!
+//! Adding a failure: add a variant with the fields the message needs, an arm
+//! in [`Error::exit_code`], an arm in `Display` (and in [`Error::hint`] when
+//! the user can do something about it), and a line in the message tests.
 
+use std::fmt;
 use std::path::PathBuf;
 
-/// Exit codes, as fixed by docs/FORMAT.md §7.
+/// Exit codes (sysexits.h values where one fits).
 pub mod exit {
     pub const OK: i32 = 0;
+    /// `regen --check` found the dashboard stale or missing.
     pub const STALE: i32 = 1;
+    /// The command line is wrong.
     pub const USAGE: i32 = 2;
+    /// Bad data: configuration, template, route input, JSON (EX_DATAERR).
     pub const DATA: i32 = 65;
+    /// No vault found (EX_NOINPUT).
     pub const NO_VAULT: i32 = 66;
+    /// A program the command needs (git) cannot be run (EX_UNAVAILABLE).
+    pub const UNAVAILABLE: i32 = 69;
+    /// A bug in active-status itself (EX_SOFTWARE).
+    pub const SOFTWARE: i32 = 70;
+    /// A file cannot be written, or a write would leave the vault (EX_CANTCREAT).
     pub const CANT_WRITE: i32 = 73;
+    /// A file, folder or stream cannot be read (EX_IOERR).
     pub const CANT_READ: i32 = 74;
+    /// The lock was not acquired in time (EX_TEMPFAIL).
     pub const LOCKED: i32 = 75;
 }
 
-/// Everything that can make a run fail. Each variant maps to one exit code.
-#[derive(Debug, thiserror::Error)]
+/// Why one `route` entry is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryProblem {
+    EmptyText,
+    /// The text starts with Markdown block syntax (named).
+    BlockSyntax(&'static str),
+    MultiLine,
+    NotSlug {
+        what: &'static str,
+        value: String,
+    },
+    NeedsProject {
+        dest: &'static str,
+    },
+    NeedsTask,
+    BadDate {
+        value: String,
+        reason: String,
+    },
+}
+
+impl fmt::Display for EntryProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EntryProblem::EmptyText => write!(f, "text is empty"),
+            EntryProblem::BlockSyntax(what) => write!(
+                f,
+                "text starts with {what}, which would not stay one list item; rephrase it"
+            ),
+            EntryProblem::MultiLine => {
+                write!(f, "text spans several lines; route one line per entry")
+            }
+            EntryProblem::NotSlug { what, value } => write!(
+                f,
+                "{what} {value:?} is not a slug ([A-Za-z0-9][A-Za-z0-9._-]*: no `/`, `..`, spaces or absolute paths)"
+            ),
+            EntryProblem::NeedsProject { dest } => write!(f, "--to {dest} needs a project"),
+            EntryProblem::NeedsTask => write!(f, "--to active needs a task"),
+            EntryProblem::BadDate { value, reason } => {
+                write!(f, "date {value:?}: {reason}; expected YYYY-MM-DD")
+            }
+        }
+    }
+}
+
+/// Everything that can make a run fail.
+#[derive(Debug)]
 pub enum Error {
-    #[error("{0}")]
-    Usage(String),
-    #[error("{path}: {message}")]
-    Config { path: String, message: String },
-    #[error("{0}")]
-    Data(String),
-    #[error(
-        "no vault found from {start}: none of its ancestors holds `.agents/` or `journal/`\n\
-         hint: pass `--root DIR`, set ACTIVE_STATUS_ROOT, or run `active-status init` inside your vault"
-    )]
-    NoVault { start: PathBuf },
-    #[error(
-        "vault root {0} does not exist or is not a folder\n\
-         hint: pass `--root DIR` (or ACTIVE_STATUS_ROOT) naming your vault's top folder"
-    )]
-    NoVaultAt(PathBuf),
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        #[source]
+    // ---- the command line (what clap cannot check) ----
+    /// A required combination of arguments is missing.
+    MissingArgument {
+        needed: &'static str,
+    },
+
+    // ---- the vault ----
+    /// No ancestor of `start` looks like a vault.
+    NoVault {
+        start: PathBuf,
+    },
+    /// `--root` / `ACTIVE_STATUS_ROOT` names something that is not a folder.
+    NoVaultAt {
+        root: PathBuf,
+    },
+    /// The working directory cannot be read (deleted, no permission).
+    WorkingDir {
         source: std::io::Error,
     },
-    #[error("cannot read {path}: {source}")]
+    /// A write would land outside the vault root (`..`, absolute path, or a
+    /// symbolic link on the way).
+    OutsideVault {
+        path: PathBuf,
+        why: &'static str,
+    },
+
+    // ---- files ----
     Read {
         path: PathBuf,
-        #[source]
         source: std::io::Error,
     },
-    #[error("{0}")]
-    Locked(String),
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+
+    // ---- configuration and template ----
+    /// A configuration layer is malformed or holds a bad value. `origin`
+    /// names the file (or variable); `message` says where and what.
+    Config {
+        origin: String,
+        message: String,
+    },
+    /// A configuration file that must exist (`--config FILE`) cannot be read.
+    ConfigRead {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The configured template cannot be read.
+    TemplateRead {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The template does not render (Tera's message chain).
+    Template {
+        message: String,
+    },
+
+    // ---- the lock ----
+    Locked {
+        path: PathBuf,
+        holder: String,
+        /// Seconds waited; `None` with `--no-wait`.
+        waited: Option<f64>,
+    },
+
+    // ---- route ----
+    /// One entry of a route batch is refused (`entry` is 1-based; `None`
+    /// for a single command-line entry).
+    RouteEntry {
+        entry: Option<usize>,
+        problem: EntryProblem,
+    },
+    /// `route --from FILE` is not a JSON array of entries.
+    RouteInput {
+        from: String,
+        line: usize,
+        source: serde_json::Error,
+    },
+    /// `route --from -` cannot read stdin.
+    RouteStdin {
+        source: std::io::Error,
+    },
+    /// `--date` is not a date.
+    BadDate {
+        value: String,
+        reason: String,
+    },
+    /// A destination file is not UTF-8 and would be rewritten lossily.
+    NotUtf8 {
+        path: String,
+    },
+    /// The routed line would not parse back as an open item.
+    WouldNotParseBack {
+        path: String,
+        line: u32,
+    },
+
+    // ---- hooks ----
+    HookStdin {
+        source: std::io::Error,
+    },
+    HookInput {
+        source: serde_json::Error,
+    },
+    HookField {
+        field: &'static str,
+    },
+
+    // ---- init ----
+    /// `git` cannot be started.
+    GitUnavailable {
+        source: std::io::Error,
+    },
+    /// `git ARGS` ran and failed (not a repository, …).
+    GitFailed {
+        args: String,
+        dir: PathBuf,
+        stderr: String,
+    },
+
+    // ---- output ----
+    /// Our own JSON output cannot be serialised (a bug).
+    Serialize {
+        source: serde_json::Error,
+    },
 }
 
 impl Error {
+    /// The process exit status for this failure.
     pub fn exit_code(&self) -> i32 {
+        use Error::*;
         match self {
-            Error::Usage(_) => exit::USAGE,
-            Error::Config { .. } | Error::Data(_) => exit::DATA,
-            Error::NoVault { .. } | Error::NoVaultAt(_) => exit::NO_VAULT,
-            Error::Write { .. } => exit::CANT_WRITE,
-            Error::Read { .. } => exit::CANT_READ,
-            Error::Locked(_) => exit::LOCKED,
+            MissingArgument { .. } => exit::USAGE,
+            NoVault { .. } | NoVaultAt { .. } => exit::NO_VAULT,
+            WorkingDir { .. }
+            | Read { .. }
+            | ConfigRead { .. }
+            | TemplateRead { .. }
+            | RouteStdin { .. }
+            | HookStdin { .. } => exit::CANT_READ,
+            Write { .. } | OutsideVault { .. } => exit::CANT_WRITE,
+            Config { .. }
+            | Template { .. }
+            | RouteEntry { .. }
+            | RouteInput { .. }
+            | BadDate { .. }
+            | NotUtf8 { .. }
+            | WouldNotParseBack { .. }
+            | HookInput { .. }
+            | HookField { .. } => exit::DATA,
+            Locked { .. } => exit::LOCKED,
+            GitUnavailable { .. } => exit::UNAVAILABLE,
+            GitFailed { .. } => exit::USAGE,
+            Serialize { .. } => exit::SOFTWARE,
         }
+    }
+
+    /// What the user can do about it, when there is something to say.
+    pub fn hint(&self) -> Option<&'static str> {
+        use Error::*;
+        Some(match self {
+            NoVault { .. } => {
+                "pass `--root DIR`, set ACTIVE_STATUS_ROOT, or run `active-status init` inside your vault"
+            }
+            NoVaultAt { .. } => {
+                "pass `--root DIR` (or ACTIVE_STATUS_ROOT) naming your vault's top folder"
+            }
+            WorkingDir { .. } => "cd into an existing folder, or pass `--root DIR`",
+            Locked { .. } => "wait for that run to finish, or raise --lock-timeout",
+            GitUnavailable { .. } => "install git, or leave out --git-hooks",
+            GitFailed { .. } => "run `git init` first, or leave out --git-hooks",
+            Serialize { .. } => "this is a bug in active-status; please report it",
+            WouldNotParseBack { .. } => "fix the file and route again",
+            _ => return None,
+        })
     }
 
     pub fn read(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
@@ -74,6 +273,355 @@ impl Error {
             source,
         }
     }
+
+    fn message(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Error::*;
+        match self {
+            MissingArgument { needed } => write!(f, "missing arguments: {needed}"),
+            NoVault { start } => write!(
+                f,
+                "no vault found from {}: none of its ancestors holds `.agents/` or `journal/`",
+                start.display()
+            ),
+            NoVaultAt { root } => write!(
+                f,
+                "vault root {} does not exist or is not a folder",
+                root.display()
+            ),
+            WorkingDir { source } => write!(f, "cannot read the working directory: {source}"),
+            OutsideVault { path, why } => write!(
+                f,
+                "refusing to write {}: {why}; nothing was written",
+                path.display()
+            ),
+            Read { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            Write { path, source } => write!(f, "cannot write {}: {source}", path.display()),
+            Config { origin, message } => write!(f, "{origin}: {message}"),
+            ConfigRead { path, source } => {
+                write!(f, "cannot read configuration {}: {source}", path.display())
+            }
+            TemplateRead { path, source } => {
+                write!(f, "cannot read template {}: {source}", path.display())
+            }
+            Template { message } => write!(f, "template: {message}"),
+            Locked {
+                path,
+                holder,
+                waited,
+            } => {
+                write!(f, "lock {} is held by {holder}; ", path.display())?;
+                match waited {
+                    Some(secs) => write!(f, "waited {secs:.1}s"),
+                    None => write!(f, "--no-wait was given"),
+                }
+            }
+            RouteEntry {
+                entry: Some(n),
+                problem,
+            } => write!(f, "route entry {n}: {problem}; nothing was written"),
+            RouteEntry {
+                entry: None,
+                problem,
+            } => write!(f, "route: {problem}; nothing was written"),
+            RouteInput { from, line, source } => write!(
+                f,
+                "route --from {from}: line {line}: {source}; expected a JSON array of \
+                 {{\"text\", \"to\", \"project\", \"task\"}} (or `extract --format json` output); \
+                 nothing was written"
+            ),
+            RouteStdin { source } => write!(f, "route --from -: cannot read stdin: {source}"),
+            BadDate { value, reason } => {
+                write!(f, "--date {value:?}: {reason}; expected YYYY-MM-DD")
+            }
+            NotUtf8 { path } => write!(
+                f,
+                "{path}: not valid UTF-8; refusing to route into it (it would be rewritten lossily); \
+                 nothing was written"
+            ),
+            WouldNotParseBack { path, line } => write!(
+                f,
+                "{path}: the routed line would not be read back as an open item at line {line} \
+                 (an unclosed code fence or HTML comment before it?); nothing was written"
+            ),
+            HookStdin { source } => write!(f, "cannot read the hook JSON on stdin: {source}"),
+            HookInput { source } => write!(f, "the hook input on stdin is not JSON: {source}"),
+            HookField { field } => write!(f, "hook input has no {field}"),
+            GitUnavailable { source } => write!(f, "cannot run git: {source}"),
+            GitFailed { args, dir, stderr } => write!(
+                f,
+                "`git {args}` failed in {}: {}",
+                dir.display(),
+                stderr.trim_end()
+            ),
+            Serialize { source } => write!(f, "cannot write the output as JSON: {source}"),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.message(f)?;
+        if let Some(hint) = self.hint() {
+            write!(f, "\nhint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        use Error::*;
+        match self {
+            WorkingDir { source }
+            | Read { source, .. }
+            | Write { source, .. }
+            | ConfigRead { source, .. }
+            | TemplateRead { source, .. }
+            | RouteStdin { source }
+            | HookStdin { source }
+            | GitUnavailable { source } => Some(source),
+            RouteInput { source, .. } | HookInput { source } | Serialize { source } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Error as Io, ErrorKind};
+
+    fn io() -> Io {
+        Io::new(ErrorKind::PermissionDenied, "Permission denied")
+    }
+
+    /// Every variant's whole message and exit code, one line each.
+    #[test]
+    fn messages_and_codes() {
+        let json_err = serde_json::from_str::<u8>("x").unwrap_err();
+        let cases: Vec<(Error, i32, &str)> = vec![
+            (
+                Error::MissingArgument {
+                    needed: "route needs --to and TEXT, or --from FILE|-",
+                },
+                2,
+                "missing arguments: route needs --to and TEXT, or --from FILE|-",
+            ),
+            (
+                Error::NoVault {
+                    start: "/tmp/x".into(),
+                },
+                66,
+                "no vault found from /tmp/x: none of its ancestors holds `.agents/` or `journal/`\n\
+                 hint: pass `--root DIR`, set ACTIVE_STATUS_ROOT, or run `active-status init` inside your vault",
+            ),
+            (
+                Error::NoVaultAt {
+                    root: "/nope".into(),
+                },
+                66,
+                "vault root /nope does not exist or is not a folder\n\
+                 hint: pass `--root DIR` (or ACTIVE_STATUS_ROOT) naming your vault's top folder",
+            ),
+            (
+                Error::WorkingDir { source: io() },
+                74,
+                "cannot read the working directory: Permission denied\n\
+                 hint: cd into an existing folder, or pass `--root DIR`",
+            ),
+            (
+                Error::OutsideVault {
+                    path: "journal/x.md".into(),
+                    why: "it is a symbolic link",
+                },
+                73,
+                "refusing to write journal/x.md: it is a symbolic link; nothing was written",
+            ),
+            (
+                Error::read("a.md", io()),
+                74,
+                "cannot read a.md: Permission denied",
+            ),
+            (
+                Error::write("b.md", io()),
+                73,
+                "cannot write b.md: Permission denied",
+            ),
+            (
+                Error::Config {
+                    origin: "v.toml".into(),
+                    message: "line 2: key `cap`: expected a whole number".into(),
+                },
+                65,
+                "v.toml: line 2: key `cap`: expected a whole number",
+            ),
+            (
+                Error::ConfigRead {
+                    path: "c.toml".into(),
+                    source: io(),
+                },
+                74,
+                "cannot read configuration c.toml: Permission denied",
+            ),
+            (
+                Error::TemplateRead {
+                    path: "t.md".into(),
+                    source: io(),
+                },
+                74,
+                "cannot read template t.md: Permission denied",
+            ),
+            (
+                Error::Template {
+                    message: "bad tag".into(),
+                },
+                65,
+                "template: bad tag",
+            ),
+            (
+                Error::Locked {
+                    path: ".agents/l".into(),
+                    holder: "pid 7".into(),
+                    waited: Some(2.0),
+                },
+                75,
+                "lock .agents/l is held by pid 7; waited 2.0s\n\
+                 hint: wait for that run to finish, or raise --lock-timeout",
+            ),
+            (
+                Error::Locked {
+                    path: ".agents/l".into(),
+                    holder: "pid 7".into(),
+                    waited: None,
+                },
+                75,
+                "lock .agents/l is held by pid 7; --no-wait was given\n\
+                 hint: wait for that run to finish, or raise --lock-timeout",
+            ),
+            (
+                Error::RouteEntry {
+                    entry: Some(2),
+                    problem: EntryProblem::NeedsTask,
+                },
+                65,
+                "route entry 2: --to active needs a task; nothing was written",
+            ),
+            (
+                Error::RouteEntry {
+                    entry: None,
+                    problem: EntryProblem::NotSlug {
+                        what: "project",
+                        value: "a/b".into(),
+                    },
+                },
+                65,
+                "route: project \"a/b\" is not a slug ([A-Za-z0-9][A-Za-z0-9._-]*: no `/`, `..`, \
+                 spaces or absolute paths); nothing was written",
+            ),
+            (
+                Error::RouteStdin { source: io() },
+                74,
+                "route --from -: cannot read stdin: Permission denied",
+            ),
+            (
+                Error::BadDate {
+                    value: "May".into(),
+                    reason: "invalid".into(),
+                },
+                65,
+                "--date \"May\": invalid; expected YYYY-MM-DD",
+            ),
+            (
+                Error::NotUtf8 {
+                    path: "j.md".into(),
+                },
+                65,
+                "j.md: not valid UTF-8; refusing to route into it (it would be rewritten lossily); \
+                 nothing was written",
+            ),
+            (
+                Error::WouldNotParseBack {
+                    path: "j.md".into(),
+                    line: 4,
+                },
+                65,
+                "j.md: the routed line would not be read back as an open item at line 4 \
+                 (an unclosed code fence or HTML comment before it?); nothing was written\n\
+                 hint: fix the file and route again",
+            ),
+            (
+                Error::HookStdin { source: io() },
+                74,
+                "cannot read the hook JSON on stdin: Permission denied",
+            ),
+            (
+                Error::HookField {
+                    field: "transcript_path",
+                },
+                65,
+                "hook input has no transcript_path",
+            ),
+            (
+                Error::GitUnavailable { source: io() },
+                69,
+                "cannot run git: Permission denied\nhint: install git, or leave out --git-hooks",
+            ),
+            (
+                Error::GitFailed {
+                    args: "rev-parse --show-toplevel".into(),
+                    dir: "/v".into(),
+                    stderr: "fatal: not a git repository\n".into(),
+                },
+                2,
+                "`git rev-parse --show-toplevel` failed in /v: fatal: not a git repository\n\
+                 hint: run `git init` first, or leave out --git-hooks",
+            ),
+            (
+                Error::HookInput { source: json_err },
+                65,
+                "the hook input on stdin is not JSON: expected value at line 1 column 1",
+            ),
+        ];
+        for (err, code, message) in cases {
+            assert_eq!(err.to_string(), message);
+            assert_eq!(err.exit_code(), code, "{message}");
+        }
+    }
+
+    #[test]
+    fn every_entry_problem_reads_as_a_sentence() {
+        let problems = [
+            (EntryProblem::EmptyText, "text is empty"),
+            (
+                EntryProblem::BlockSyntax("`#` (a heading)"),
+                "text starts with `#` (a heading), which would not stay one list item; rephrase it",
+            ),
+            (
+                EntryProblem::MultiLine,
+                "text spans several lines; route one line per entry",
+            ),
+            (
+                EntryProblem::NeedsProject { dest: "project" },
+                "--to project needs a project",
+            ),
+            (
+                EntryProblem::BadDate {
+                    value: "x".into(),
+                    reason: "bad".into(),
+                },
+                "date \"x\": bad; expected YYYY-MM-DD",
+            ),
+        ];
+        for (p, want) in problems {
+            assert_eq!(p.to_string(), want);
+        }
+    }
+
+    #[test]
+    fn io_failures_keep_their_source() {
+        let err = Error::read("a", io());
+        assert!(std::error::Error::source(&err).is_some());
+    }
+}

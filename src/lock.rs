@@ -96,16 +96,11 @@ pub fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) -> Result
             }
             Err(e) if e.kind() == ErrorKind::WouldBlock => {
                 if opts.no_wait || start.elapsed() >= opts.timeout {
-                    let how = if opts.no_wait {
-                        "--no-wait was given".to_string()
-                    } else {
-                        format!("waited {:.1}s", opts.timeout.as_secs_f64())
-                    };
-                    return Err(Error::Locked(format!(
-                        "lock {} is held by {}; {how}\nhint: wait for that run to finish, or raise --lock-timeout",
-                        path.display(),
-                        describe_holder(path)
-                    )));
+                    return Err(Error::Locked {
+                        path: path.to_path_buf(),
+                        holder: describe_holder(path),
+                        waited: (!opts.no_wait).then_some(opts.timeout.as_secs_f64()),
+                    });
                 }
                 if opts.announce && !announced {
                     eprintln!(

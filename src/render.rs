@@ -111,8 +111,7 @@ pub fn template_source(root: &Path, cfg: &Config) -> Result<String> {
         None => Ok(DEFAULT_TEMPLATE.to_string()),
         Some(t) => {
             let path = root.join(t);
-            std::fs::read_to_string(&path)
-                .map_err(|e| Error::Data(format!("template {}: cannot read: {e}", path.display())))
+            std::fs::read_to_string(&path).map_err(|source| Error::TemplateRead { path, source })
         }
     }
 }
@@ -170,8 +169,9 @@ pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
     ctx.insert("untagged_more", &untagged.len().saturating_sub(LISTED));
     ctx.insert("warnings_shown", &warnings[..warnings.len().min(LISTED)]);
     ctx.insert("warnings_more", &warnings.len().saturating_sub(LISTED));
-    let mut rendered = tera::Tera::one_off(template, &ctx, false)
-        .map_err(|e| Error::Data(format!("template: {}", tera_chain(&e))))?;
+    let mut rendered = tera::Tera::one_off(template, &ctx, false).map_err(|e| Error::Template {
+        message: tera_chain(&e),
+    })?;
     if !rendered.ends_with('\n') {
         rendered.push('\n');
     }

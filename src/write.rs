@@ -22,13 +22,10 @@ pub fn ensure_inside(root: &Path, path: &Path) -> Result<()> {
     if real_parent.starts_with(&real_root) {
         Ok(())
     } else {
-        Err(Error::write(
-            path,
-            std::io::Error::other(format!(
-                "resolves outside the vault root {} (symbolic link?); refusing to write",
-                real_root.display()
-            )),
-        ))
+        Err(Error::OutsideVault {
+            path: path.to_path_buf(),
+            why: "it resolves outside the vault root (symbolic link?)",
+        })
     }
 }
 
@@ -44,14 +41,10 @@ pub fn ensure_creatable(root: &Path, path: &Path) -> Result<()> {
             if real.starts_with(&real_root) {
                 return Ok(());
             }
-            return Err(Error::write(
-                path,
-                std::io::Error::other(format!(
-                    "{} resolves outside the vault root {} (symbolic link?); refusing to write",
-                    dir.display(),
-                    real_root.display()
-                )),
-            ));
+            return Err(Error::OutsideVault {
+                path: path.to_path_buf(),
+                why: "a folder on the way resolves outside the vault root (symbolic link?)",
+            });
         }
         ancestor = dir.parent();
     }

@@ -20,9 +20,8 @@ fn run(cli: &Cli, event: HookEvent) -> Result<()> {
     let mut raw = String::new();
     std::io::stdin()
         .read_to_string(&mut raw)
-        .map_err(|e| Error::Data(format!("cannot read the hook JSON on stdin: {e}")))?;
-    let input: Value = serde_json::from_str(&raw)
-        .map_err(|e| Error::Data(format!("the hook input on stdin is not JSON: {e}")))?;
+        .map_err(|source| Error::HookStdin { source })?;
+    let input: Value = serde_json::from_str(&raw).map_err(|source| Error::HookInput { source })?;
     let cwd = input
         .get("cwd")
         .and_then(Value::as_str)
@@ -32,12 +31,6 @@ fn run(cli: &Cli, event: HookEvent) -> Result<()> {
     let root = match crate::discover::find_root(cli.root.as_deref(), &cwd) {
         Ok(root) => root,
         Err(Error::NoVault { .. }) => return Ok(()),
-        Err(Error::NoVaultAt(p)) => {
-            return Err(Error::Data(format!(
-                "vault root {} does not exist",
-                p.display()
-            )));
-        }
         Err(e) => return Err(e),
     };
     let ctx = Ctx::for_root(cli, root)?;
@@ -128,10 +121,13 @@ fn project_of_cwd(cwd: &Path, known: &[String]) -> Option<String> {
 }
 
 fn pre_compact(ctx: &Ctx, input: &Value, cwd: &Path) -> Result<()> {
-    let transcript = input
-        .get("transcript_path")
-        .and_then(Value::as_str)
-        .ok_or_else(|| Error::Data("hook input has no transcript_path".into()))?;
+    let transcript =
+        input
+            .get("transcript_path")
+            .and_then(Value::as_str)
+            .ok_or(Error::HookField {
+                field: "transcript_path",
+            })?;
     let session: String = input
         .get("session_id")
         .and_then(Value::as_str)

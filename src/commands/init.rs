@@ -47,8 +47,7 @@ pub fn claude_hooks() -> serde_json::Value {
 pub fn init(ctx_root: Option<PathBuf>, cli: &crate::cli::Cli, args: &InitArgs) -> Result<i32> {
     let root = match ctx_root {
         Some(r) => r,
-        None => std::env::current_dir()
-            .map_err(|e| Error::Usage(format!("cannot read the working directory: {e}")))?,
+        None => std::env::current_dir().map_err(|source| Error::WorkingDir { source })?,
     };
     mkdir(&root.join(".agents"))?;
     let ctx = Ctx::for_root(cli, root.clone())?;
@@ -90,14 +89,13 @@ fn git(root: &Path, args: &[&str]) -> Result<String> {
         .args(args)
         .current_dir(root)
         .output()
-        .map_err(|e| Error::Usage(format!("cannot run git: {e}")))?;
+        .map_err(|source| Error::GitUnavailable { source })?;
     if !out.status.success() {
-        return Err(Error::Usage(format!(
-            "`git {}` failed in {}: {}hint: run `git init` first, or leave out --git-hooks",
-            args.join(" "),
-            root.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )));
+        return Err(Error::GitFailed {
+            args: args.join(" "),
+            dir: root.to_path_buf(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        });
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }

@@ -24,8 +24,7 @@ pub struct Ctx {
 
 impl Ctx {
     pub fn load(cli: &Cli) -> Result<Ctx> {
-        let cwd = std::env::current_dir()
-            .map_err(|e| Error::Usage(format!("cannot read the working directory: {e}")))?;
+        let cwd = std::env::current_dir().map_err(|source| Error::WorkingDir { source })?;
         let root = crate::discover::find_root(cli.root.as_deref(), &cwd)?;
         Self::for_root(cli, root)
     }
@@ -97,7 +96,7 @@ pub fn run(cli: Cli) -> Result<i32> {
 
 /// Prints a value as pretty JSON on stdout.
 pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
-    let s = serde_json::to_string_pretty(value).map_err(|e| Error::Data(format!("JSON: {e}")))?;
+    let s = serde_json::to_string_pretty(value).map_err(|source| Error::Serialize { source })?;
     println!("{s}");
     Ok(())
 }

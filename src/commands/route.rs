@@ -13,25 +13,25 @@ fn read_entries(from: &str) -> Result<Vec<RouteEntry>> {
         let mut s = String::new();
         std::io::stdin()
             .read_to_string(&mut s)
-            .map_err(|e| Error::Data(format!("route --from -: cannot read stdin: {e}")))?;
+            .map_err(|source| Error::RouteStdin { source })?;
         s
     } else {
         std::fs::read_to_string(from).map_err(|e| Error::read(from, e))?
     };
-    serde_json::from_str(&raw).map_err(|e| {
-        Error::Data(format!(
-            "route --from {from}: line {}: {e}; expected a JSON array of {{\"text\", \"to\", \"project\", \"task\"}}; nothing was written",
-            e.line()
-        ))
+    serde_json::from_str(&raw).map_err(|source| Error::RouteInput {
+        from: from.to_string(),
+        line: source.line(),
+        source,
     })
 }
 
 pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
     let today = jiff::Zoned::now().date();
     let default_date = match &args.date {
-        Some(d) => d
-            .parse()
-            .map_err(|e| Error::Data(format!("--date {d:?}: {e}; expected YYYY-MM-DD")))?,
+        Some(d) => d.parse().map_err(|e: jiff::Error| Error::BadDate {
+            value: d.clone(),
+            reason: e.to_string(),
+        })?,
         None => today,
     };
     let entries = match (&args.from, args.to) {
@@ -44,9 +44,9 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
             date: None,
         }],
         (None, None) => {
-            return Err(Error::Usage(
-                "route needs --to and TEXT, or --from FILE|-".into(),
-            ));
+            return Err(Error::MissingArgument {
+                needed: "route needs --to and TEXT, or --from FILE|-",
+            });
         }
     };
     let checked = validate(&entries, default_date)?;

@@ -148,15 +148,15 @@ fn apply_file(cfg: &mut Config, path: &Path, required: bool) -> Result<()> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => return Ok(()),
-        Err(e) => {
-            return Err(Error::Config {
-                path: path.display().to_string(),
-                message: format!("cannot read configuration: {e}"),
+        Err(source) => {
+            return Err(Error::ConfigRead {
+                path: path.to_path_buf(),
+                source,
             });
         }
     };
     let layer = parse_layer(&text).map_err(|message| Error::Config {
-        path: path.display().to_string(),
+        origin: path.display().to_string(),
         message,
     })?;
     layer.apply(cfg, &Origin::File(path.display().to_string()));
@@ -217,7 +217,7 @@ fn apply_env(cfg: &mut Config) -> Result<()> {
         let layer: Layer = toml::Value::Table(table)
             .try_into()
             .map_err(|e: toml::de::Error| Error::Config {
-                path: format!("environment variable {var}"),
+                origin: format!("environment variable {var}"),
                 message: format!("key `{key}`: {}", e.message().trim()),
             })?;
         layer.apply(cfg, &Origin::Env(var));
@@ -227,7 +227,7 @@ fn apply_env(cfg: &mut Config) -> Result<()> {
 
 fn validate(cfg: &Config) -> Result<()> {
     let bad = |key: &str, message: &str| Error::Config {
-        path: format!("configuration ({})", cfg.origin(key)),
+        origin: format!("configuration ({})", cfg.origin(key)),
         message: format!("key `{key}`: {message}"),
     };
     if !(cfg.dedup_threshold > 0.0 && cfg.dedup_threshold <= 1.0) {

@@ -103,11 +103,9 @@ fn locate(root: &Path, cfg: &Config, e: &Checked) -> Result<Located> {
     };
     let path = safe_target(root, &rel)?;
     let original = match std::fs::read(&path) {
-        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| {
-            Error::Data(format!(
-                "{rel}: not valid UTF-8; refusing to route into it (it would be rewritten lossily); nothing was written"
-            ))
-        })?),
+        Ok(bytes) => {
+            Some(String::from_utf8(bytes).map_err(|_| Error::NotUtf8 { path: rel.clone() })?)
+        }
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
         Err(err) => return Err(Error::read(&path, err)),
     };
@@ -235,10 +233,10 @@ fn verify(
     if found {
         Ok(())
     } else {
-        Err(Error::Data(format!(
-            "{rel}: the routed line would not be read back as an open item at line {line} \
-             (an unclosed code fence or HTML comment before it?); fix the file and route again; nothing was written"
-        )))
+        Err(Error::WouldNotParseBack {
+            path: rel.to_string(),
+            line,
+        })
     }
 }
 

@@ -10,7 +10,7 @@ pub use apply::{Plan, apply, preflight};
 pub use insert::{Insertion, eol_of};
 pub use target::{journal_file_for, safe_target};
 
-use crate::error::{Error, Result};
+use crate::error::{EntryProblem, Error, Result};
 use crate::item::is_slug;
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
@@ -89,21 +89,21 @@ pub struct Checked {
     pub date: Date,
 }
 
-fn bad(i: usize, total: usize, msg: String) -> Error {
-    if total > 1 {
-        Error::Data(format!("route entry {}: {msg}; nothing was written", i + 1))
-    } else {
-        Error::Data(format!("route: {msg}; nothing was written"))
+fn bad(i: usize, total: usize, problem: EntryProblem) -> Error {
+    Error::RouteEntry {
+        entry: (total > 1).then_some(i + 1),
+        problem,
     }
 }
 
-fn check_slug(what: &str, v: &str) -> std::result::Result<String, String> {
+fn check_slug(what: &'static str, v: &str) -> std::result::Result<String, EntryProblem> {
     if is_slug(v) {
         Ok(v.to_ascii_lowercase())
     } else {
-        Err(format!(
-            "{what} {v:?} is not a slug ([A-Za-z0-9][A-Za-z0-9._-]*: no `/`, `..`, spaces or absolute paths)"
-        ))
+        Err(EntryProblem::NotSlug {
+            what,
+            value: v.to_string(),
+        })
     }
 }
 
@@ -116,23 +116,13 @@ pub fn validate(entries: &[RouteEntry], default_date: Date) -> Result<Vec<Checke
         .map(|(i, e)| {
             let text = e.text.trim();
             if text.is_empty() {
-                return Err(bad(i, total, "text is empty".into()));
+                return Err(bad(i, total, EntryProblem::EmptyText));
             }
             if let Some(why) = block_syntax(text) {
-                return Err(bad(
-                    i,
-                    total,
-                    format!(
-                        "text starts with {why}, which would not stay one list item; rephrase it"
-                    ),
-                ));
+                return Err(bad(i, total, EntryProblem::BlockSyntax(why)));
             }
             if text.contains(['\n', '\r']) {
-                return Err(bad(
-                    i,
-                    total,
-                    "text spans several lines; route one line per entry".into(),
-                ));
+                return Err(bad(i, total, EntryProblem::MultiLine));
             }
             let project = e
                 .project
@@ -150,16 +140,25 @@ pub fn validate(entries: &[RouteEntry], default_date: Date) -> Result<Vec<Checke
                 return Err(bad(
                     i,
                     total,
-                    format!("--to {} needs a project", dest_name(e.to)),
+                    EntryProblem::NeedsProject {
+                        dest: dest_name(e.to),
+                    },
                 ));
             }
             if e.to == Dest::Active && task.is_none() {
-                return Err(bad(i, total, "--to active needs a task".into()));
+                return Err(bad(i, total, EntryProblem::NeedsTask));
             }
             let date = match &e.date {
-                Some(d) => d
-                    .parse::<Date>()
-                    .map_err(|err| bad(i, total, format!("date {d:?}: {err}")))?,
+                Some(d) => d.parse::<Date>().map_err(|err| {
+                    bad(
+                        i,
+                        total,
+                        EntryProblem::BadDate {
+                            value: d.clone(),
+                            reason: err.to_string(),
+                        },
+                    )
+                })?,
                 None => default_date,
             };
             Ok(Checked {

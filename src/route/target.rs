@@ -33,10 +33,9 @@ pub fn journal_file_for(root: &Path, cfg: &Config, date: Date) -> Result<(String
 /// symbolic links at the target, and any existing ancestor that resolves
 /// outside the root.
 pub fn safe_target(root: &Path, rel: &str) -> Result<PathBuf> {
-    let refuse = |why: &str| {
-        Error::Data(format!(
-            "refusing to write {rel}: {why}; nothing was written"
-        ))
+    let refuse = |why: &'static str| Error::OutsideVault {
+        path: rel.into(),
+        why,
     };
     let rel_path = Path::new(rel);
     if rel_path

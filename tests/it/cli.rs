@@ -789,7 +789,7 @@ fn config_file_flag_replaces_the_vault_file() {
 }
 
 #[test]
-fn config_file_flag_missing_is_65() {
+fn config_file_flag_missing_is_74() {
     let v = Vault::new();
     let missing = v.join("nope/missing.toml");
     let out = v
@@ -799,7 +799,7 @@ fn config_file_flag_missing_is_65() {
         .arg("regen")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(65));
+    assert_eq!(out.status.code(), Some(74));
     assert!(stderr(&out).contains("missing.toml"), "{}", stderr(&out));
     assert!(!v.exists(DASH));
 }
@@ -1064,10 +1064,10 @@ fn broken_template_is_65() {
 }
 
 #[test]
-fn missing_template_is_65() {
+fn missing_template_is_74() {
     let v = small_vault().file(".agents/active-status.toml", "template = \"gone.tera\"\n");
     let out = run(&v, &["regen"]);
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(74), "{}", stderr(&out));
     assert!(stderr(&out).contains("gone.tera"), "{}", stderr(&out));
 }
 

@@ -581,7 +581,7 @@ fn route_into_symlinked_journal_folder_is_refused() {
             );
             assert_code(
                 &o,
-                65,
+                73,
                 &format!("route --to {to} (follow_symlinks={follow})"),
             );
             assert_eq!(
@@ -603,7 +603,7 @@ fn route_into_symlinked_journal_folder_is_refused() {
                     "other thing",
                 ],
             );
-            assert_code(&o, 65, &format!("route --to {to} new day"));
+            assert_code(&o, 73, &format!("route --to {to} new day"));
             assert_eq!(snapshot(outside.path()), before, "nothing created outside");
         }
     }
@@ -636,7 +636,7 @@ fn route_into_symlinked_project_folder_is_refused() {
         ][..],
     ] {
         let o = run(&v, args);
-        assert_code(&o, 65, &format!("{args:?}"));
+        assert_code(&o, 73, &format!("{args:?}"));
         assert_eq!(snapshot(outside.path()), before, "{args:?} wrote outside");
     }
 }

@@ -886,7 +886,7 @@ fn a_batch_with_a_symlink_escape_writes_nothing() {
           {"text": "bad", "to": "project", "project": "evil"}
         ]"#,
     );
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(73), "{}", stderr(&out));
     assert_eq!(snapshot(outside.path()), BTreeMap::new());
     let mut after = snapshot(v.path());
     after.retain(|k, _| !k.starts_with(".agents/locks"));
@@ -995,7 +995,7 @@ fn symbolic_links_never_lead_outside_the_vault() {
         std::os::unix::fs::symlink(outside.path(), v.join(link)).expect("symlink");
         let before = snapshot(v.path());
         let out = route(&v, args);
-        assert_eq!(out.status.code(), Some(65), "{link}: {}", stderr(&out));
+        assert_eq!(out.status.code(), Some(73), "{link}: {}", stderr(&out));
         assert_eq!(
             snapshot(outside.path()),
             BTreeMap::new(),
@@ -1012,7 +1012,7 @@ fn symbolic_links_never_lead_outside_the_vault() {
     let v = Vault::new().project("p");
     std::os::unix::fs::symlink(&target, v.join("projects/p/todos.md")).expect("symlink");
     let out = route(&v, &["--to", "project", "--project", "p", "x"]);
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(73), "{}", stderr(&out));
     assert_eq!(
         std::fs::read_to_string(&target).expect("read"),
         "## Next Session\n"
