@@ -114,6 +114,7 @@ fn items(n: usize) -> Vec<Item> {
             },
             date: Some(d),
             untagged: None,
+            meta: None,
         });
     }
     out

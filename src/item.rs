@@ -103,6 +103,8 @@ pub struct Item {
     pub date: Option<Date>,
     /// Set when the item has no project.
     pub untagged: Option<UntaggedReason>,
+    /// Task metadata parsed off the text (`None` when there was none).
+    pub meta: Option<Box<crate::task_meta::TaskMeta>>,
 }
 
 /// A done item that can resolve open items (docs/FORMAT.md §5 step 2).

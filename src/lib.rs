@@ -23,6 +23,7 @@ pub mod report;
 pub mod route;
 pub mod scan;
 pub mod sources;
+pub mod task_meta;
 pub mod text;
 pub mod transcript;
 pub mod write;

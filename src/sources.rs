@@ -170,6 +170,7 @@ fn apply_rules(
                 loc: loc.clone(),
                 date,
                 untagged,
+                meta: entry.meta.clone(),
             });
         }
         if kind == SourceKind::JournalNext {

@@ -54,6 +54,7 @@ mod tests {
             },
             date: d,
             untagged: None,
+            meta: None,
         }
     }
 

@@ -13,8 +13,11 @@ pub struct Entry {
     pub check: Check,
     /// Leading `(slug)` tag, lower-cased.
     pub tag: Option<String>,
-    /// First paragraph as written, joined, redacted, without checkbox and tag.
+    /// First paragraph as written, joined, redacted, without checkbox, tag
+    /// and task metadata.
     pub text: String,
+    /// Task metadata parsed off the text (`None` when there was none).
+    pub meta: Option<Box<crate::task_meta::TaskMeta>>,
     /// Role of the innermost enclosing heading that has one.
     pub role: Option<Role>,
     /// Index into `ParsedDoc::sessions` of the enclosing level-2 session heading.
@@ -234,7 +237,8 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
         let joined = join_lines(&src[text_range], frame.in_quote);
         let (check, rest) = split_checkbox(&joined);
         let (tag, rest) = split_tag(rest);
-        let text = crate::privacy::redact(rest.trim()).trim().to_string();
+        let (clean, meta) = crate::task_meta::parse_task_meta(rest.trim());
+        let text = crate::privacy::redact(&clean).trim().to_string();
         if text.is_empty() {
             continue;
         }
@@ -243,6 +247,7 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
             check,
             tag,
             text,
+            meta: (!meta.is_empty()).then(|| Box::new(meta)),
             role,
             session,
         });

@@ -42,7 +42,7 @@ fn already_present(
         Dest::Active => None,
         Dest::Journal | Dest::Project => Some(Role::Next),
     };
-    let norm = normalize(&crate::privacy::redact(&e.text));
+    let norm = normalize(&crate::task_meta::parse_task_meta(&crate::privacy::redact(&e.text)).0);
     let q = Key::new(&norm);
     doc.entries.iter().find_map(|entry| {
         let in_place = match role {
@@ -217,7 +217,7 @@ fn verify(
     rel: &str,
 ) -> Result<()> {
     let doc = parse_document(new_body, headings);
-    let want = normalize(&crate::privacy::redact(&e.text));
+    let want = normalize(&crate::task_meta::parse_task_meta(&crate::privacy::redact(&e.text)).0);
     let role = match e.to {
         Dest::Skip => Some(Role::Skipped),
         Dest::Goal => Some(Role::Goal),

@@ -17,3 +17,4 @@ mod route;
 mod rules_merge;
 mod rules_sections;
 mod smoke;
+mod vault_meta;

@@ -80,6 +80,7 @@ fn item() -> impl Strategy<Value = Item> {
         .prop_map(|(text, project, kind, date, path, line)| Item {
             norm: normalize(&text),
             untagged: project.is_none().then_some(UntaggedReason::NoSession),
+            meta: None,
             text,
             project,
             kind,
