@@ -73,6 +73,16 @@ pub enum Command {
         after_help = "Examples:\n  active-status route --to project --project wrap-cli add lock timeout\n  active-status route --to journal --project wrap-cli --regen \"retry flaky test\"\n  active-status route --to skip \"rewrite in Go\"\n  echo '[{\"text\":\"x\",\"to\":\"active\",\"project\":\"p\",\"task\":\"t\"}]' | active-status route --from -"
     )]
     Route(RouteArgs),
+    /// The history of one item: every day and file it appeared in, merges, resolution
+    #[command(
+        after_help = "Examples:\n  active-status history \"add lock timeout\"\n  active-status history journal/2026-05-06.md:12 --format json"
+    )]
+    History(HistoryArgs),
+    /// Vault statistics: created vs done per week, age of open items, zombies, stuck projects
+    #[command(
+        after_help = "Examples:\n  active-status stats\n  active-status stats --zombie-days 30\n  active-status stats --format json | jq .zombies"
+    )]
+    Stats(StatsArgs),
     /// Claude Code / Codex hook adapters (read the hook JSON on stdin, never fail)
     #[command(
         after_help = "Examples:\n  echo '{\"cwd\":\".\",\"source\":\"startup\"}' | active-status hook session-start\n  active-status init --claude   # prints the settings.json hooks block"
@@ -159,6 +169,26 @@ pub struct RouteArgs {
         conflicts_with = "from"
     )]
     pub text: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// The item: its path:line, or a text that matches it
+    #[arg(value_name = "ITEM", required = true)]
+    pub item: Vec<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Zombie age and stuck-project window in days (default: stats.zombie_days, 14)
+    #[arg(long, value_name = "N")]
+    pub zombie_days: Option<u32>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]

@@ -180,6 +180,29 @@ pub enum Error {
         line: u32,
     },
 
+    // ---- acting on items (done, cancel, defer, history) ----
+    /// No open item is named by the query (an ID, `path:line` or text).
+    NoSuchItem {
+        query: String,
+        why: &'static str,
+    },
+    /// The query names several open items; `candidates` describes the first few.
+    AmbiguousItem {
+        query: String,
+        count: usize,
+        candidates: Vec<String>,
+    },
+    /// An in-place edit of an item's line cannot be made as planned.
+    EditRefused {
+        path: String,
+        line: u32,
+        why: String,
+    },
+    /// A file to edit is read-only.
+    ReadOnly {
+        path: String,
+    },
+
     // ---- hooks ----
     HookStdin {
         source: std::io::Error,
@@ -223,7 +246,7 @@ impl Error {
             | TemplateRead { .. }
             | RouteStdin { .. }
             | HookStdin { .. } => exit::CANT_READ,
-            Write { .. } | OutsideVault { .. } => exit::CANT_WRITE,
+            Write { .. } | OutsideVault { .. } | ReadOnly { .. } => exit::CANT_WRITE,
             Config { .. }
             | Template { .. }
             | RouteEntry { .. }
@@ -232,7 +255,10 @@ impl Error {
             | NotUtf8 { .. }
             | WouldNotParseBack { .. }
             | HookInput { .. }
-            | HookField { .. } => exit::DATA,
+            | HookField { .. }
+            | NoSuchItem { .. }
+            | AmbiguousItem { .. }
+            | EditRefused { .. } => exit::DATA,
             Locked { .. } => exit::LOCKED,
             GitUnavailable { .. } => exit::UNAVAILABLE,
             GitFailed { .. } => exit::USAGE,
@@ -256,6 +282,9 @@ impl Error {
             GitFailed { .. } => "run `git init` first, or leave out --git-hooks",
             Serialize { .. } => "this is a bug in active-status; please report it",
             WouldNotParseBack { .. } => "fix the file and route again",
+            NoSuchItem { .. } => "`active-status list` shows the open items with their IDs",
+            AmbiguousItem { .. } => "name one by its ID, its path:line or a longer text",
+            ReadOnly { .. } => "make the file writable (chmod u+w) and run again",
             _ => return None,
         })
     }
@@ -342,6 +371,28 @@ impl Error {
                 f,
                 "{path}: the routed line would not be read back as an open item at line {line} \
                  (an unclosed code fence or HTML comment before it?); nothing was written"
+            ),
+            NoSuchItem { query, why } => write!(f, "no open item matches {query:?}: {why}"),
+            AmbiguousItem {
+                query,
+                count,
+                candidates,
+            } => {
+                write!(f, "{query:?} matches {count} open items:")?;
+                for c in candidates {
+                    write!(f, "\n  {c}")?;
+                }
+                if *count > candidates.len() {
+                    write!(f, "\n  … and {} more", count - candidates.len())?;
+                }
+                Ok(())
+            }
+            EditRefused { path, line, why } => {
+                write!(f, "{path}:{line}: {why}; nothing was written")
+            }
+            ReadOnly { path } => write!(
+                f,
+                "cannot write {path}: the file is read-only; nothing was written"
             ),
             HookStdin { source } => write!(f, "cannot read the hook JSON on stdin: {source}"),
             HookInput { source } => write!(f, "the hook input on stdin is not JSON: {source}"),

@@ -3,11 +3,13 @@
 
 mod config_cmd;
 mod extract;
+mod history;
 mod hook;
 mod init;
 mod list;
 mod regen;
 mod route;
+mod stats;
 
 use crate::cli::{Cli, Command};
 use crate::config::{Config, Overrides};
@@ -70,6 +72,14 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Route(args) => {
             let ctx = Ctx::load(&cli)?;
             route::route(&ctx, args)
+        }
+        Command::History(args) => {
+            let ctx = Ctx::load(&cli)?;
+            history::history(&ctx, args)
+        }
+        Command::Stats(args) => {
+            let ctx = Ctx::load(&cli)?;
+            stats::stats(&ctx, args)
         }
         Command::Hook(args) => hook::hook(&cli, args.event),
         Command::Init(args) => {

@@ -18,6 +18,7 @@ pub struct Layer {
     extract: Option<Extract>,
     lock: Option<Lock>,
     hook: Option<Hook>,
+    stats: Option<Stats>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -65,6 +66,12 @@ struct Hook {
     max_chars: Option<usize>,
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Stats {
+    zombie_days: Option<u32>,
+}
+
 /// Values given on the command line.
 #[derive(Debug, Default, Clone)]
 pub struct Overrides {
@@ -88,6 +95,7 @@ impl Layer {
         let e = self.extract.unwrap_or_default();
         let l = self.lock.unwrap_or_default();
         let k = self.hook.unwrap_or_default();
+        let st = self.stats.unwrap_or_default();
         if let Some(t) = self.template {
             cfg.template = Some(t);
             cfg.set_origin("template", origin.clone());
@@ -111,6 +119,7 @@ impl Layer {
             l.path => lock_path as "lock.path",
             l.timeout_secs => lock_timeout_secs as "lock.timeout_secs",
             k.max_chars => hook_max_chars as "hook.max_chars",
+            st.zombie_days => stats_zombie_days as "stats.zombie_days",
         );
     }
 }

@@ -49,6 +49,9 @@ pub struct Config {
     pub lock_path: String,
     pub lock_timeout_secs: f64,
     pub hook_max_chars: usize,
+    /// `stats`: open items older than this many days are zombies; also the
+    /// window of the stuck-project check.
+    pub stats_zombie_days: u32,
     /// `(dotted key, origin)` for every key, in documentation order.
     #[serde(skip)]
     pub origins: Vec<(&'static str, Origin)>,
@@ -101,6 +104,7 @@ impl Default for Config {
             lock_path: ".agents/locks/active-status.lock".into(),
             lock_timeout_secs: 30.0,
             hook_max_chars: 4000,
+            stats_zombie_days: 14,
             origins: Vec::new(),
         };
         c.origins = KEYS.iter().map(|k| (*k, Origin::Default)).collect();
@@ -129,6 +133,7 @@ pub const KEYS: &[&str] = &[
     "lock.path",
     "lock.timeout_secs",
     "hook.max_chars",
+    "stats.zombie_days",
 ];
 
 impl Config {
@@ -176,6 +181,7 @@ impl Config {
             "lock.path" => s(&self.lock_path),
             "lock.timeout_secs" => self.lock_timeout_secs.to_string(),
             "hook.max_chars" => self.hook_max_chars.to_string(),
+            "stats.zombie_days" => self.stats_zombie_days.to_string(),
             _ => String::new(),
         }
     }

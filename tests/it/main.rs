@@ -17,4 +17,5 @@ mod route;
 mod rules_merge;
 mod rules_sections;
 mod smoke;
+mod stats;
 mod vault_meta;

@@ -1,0 +1,278 @@
+//! `stats` and `history`: computed from the sources alone.
+
+use crate::common::Vault;
+use serde_json::{Value, json};
+
+/// Three weeks of a small vault: wrap-cli is worked on and has open items,
+/// docs has activity but nothing open, infra has an old open item only.
+fn weeks_vault() -> Vault {
+    Vault::new()
+        .project("wrap-cli")
+        .project("docs")
+        .project("infra")
+        .file(
+            "journal/2026-04-20.md",
+            "# 2026-04-20\n\n## Session: lock (wrap-cli)\n\n### Next\n\n- add lock timeout\n- write the README\n\n## Session: ops (infra)\n\n### Next\n\n- rotate the backup keys\n",
+        )
+        .file(
+            "journal/2026-04-28.md",
+            "# 2026-04-28\n\n## Session: lock (wrap-cli)\n\n### Next\n\n- add lock timeout\n\n### Done\n\n- write the README\n",
+        )
+        .file(
+            "journal/2026-05-06.md",
+            "# 2026-05-06\n\n## Session: lock (wrap-cli)\n\n### Next\n\n- add lock timeout\n- publish the crate\n\n## Session: pages (docs)\n\n### Done\n\n- fix the broken links\n",
+        )
+        .file(
+            "projects/wrap-cli/todos.md",
+            "# wrap-cli\n\n## Next Session\n\n- [ ] port to Windows\n- [x] fix the CI badge\n",
+        )
+}
+
+#[test]
+fn stats_json_counts_weeks_ages_zombies_and_stuck_projects() {
+    let v = weeks_vault();
+    let s = v.json(&["stats", "--format", "json"]);
+    assert_eq!(s["schema"], 1);
+    assert_eq!(s["as_of"], "2026-05-06");
+    assert_eq!(s["zombie_days"], 14);
+    assert_eq!(
+        s["totals"],
+        json!({"collected": 7, "resolved": 1, "open": 4, "tasks": 5, "undated_tasks": 1, "done_entries": 3})
+    );
+    // Weeks from the Monday of 2026-04-20 to the week of as_of.
+    let weeks: Vec<(String, u64, u64)> = s["weeks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["week"].as_str().unwrap().to_string(),
+                w["created"].as_u64().unwrap(),
+                w["done"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        weeks,
+        vec![
+            ("2026-W17".to_string(), 3, 0),
+            ("2026-W18".to_string(), 0, 1),
+            ("2026-W19".to_string(), 1, 1),
+        ]
+    );
+    assert_eq!(s["weeks"][0]["start"], "2026-04-20");
+    let buckets: Vec<(String, u64)> = s["age_buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["label"].as_str().unwrap().to_string(),
+                b["open"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        buckets,
+        vec![
+            ("0-1 d".into(), 1),
+            ("2-7 d".into(), 0),
+            ("8-14 d".into(), 0),
+            ("15-30 d".into(), 2),
+            ("31-90 d".into(), 0),
+            ("> 90 d".into(), 0),
+            ("undated".into(), 1),
+        ]
+    );
+    let zombies: Vec<(&str, i64, i64)> = s["zombies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|z| {
+            (
+                z["text"].as_str().unwrap(),
+                z["age_days"].as_i64().unwrap(),
+                z["days_seen"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        zombies,
+        vec![
+            ("add lock timeout", 16, 3),
+            ("rotate the backup keys", 16, 1)
+        ]
+    );
+    assert_eq!(
+        s["stuck_projects"],
+        json!([
+            {"project": "docs", "reason": "no-open-items", "open": 0, "last_activity": "2026-05-06"},
+            {"project": "infra", "reason": "no-activity", "open": 1, "last_activity": "2026-04-20"}
+        ])
+    );
+    let wrap = s["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["project"] == "wrap-cli")
+        .unwrap();
+    assert_eq!(
+        wrap,
+        &json!({"project": "wrap-cli", "open": 3, "zombies": 1, "created": 4, "done_entries": 2, "last_activity": "2026-05-06"})
+    );
+}
+
+#[test]
+fn stats_zombie_days_from_flag_and_config() {
+    let v = weeks_vault().file(".agents/active-status.toml", "[stats]\nzombie_days = 20\n");
+    let s = v.json(&["stats", "--format", "json"]);
+    assert_eq!(s["zombie_days"], 20);
+    assert_eq!(s["zombies"], json!([]));
+    let s = v.json(&["stats", "--format", "json", "--zombie-days", "3"]);
+    assert_eq!(s["zombies"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn stats_text_has_sparklines_and_tables() {
+    let v = weeks_vault();
+    let out = v.cmd().arg("stats").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("stats as of 2026-05-06: 4 open, 1 resolved of 7 collected; 5 tasks (1 undated), 3 done entries\n"),
+        "{text}"
+    );
+    assert!(text.contains("per week, 2026-W17 .. 2026-W19"), "{text}");
+    assert!(text.contains("  created █·▃  4\n"), "{text}");
+    assert!(text.contains("  done    ·▃▃  2\n"), "{text}");
+    assert!(
+        text.contains("zombies (open longer than 14 days): 2\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "    16 d  [wrap-cli] add lock timeout (journal/2026-05-06.md:7; written on 3 days)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  docs: activity in the last 14 days but no open item\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  infra: 1 open but no activity in the last 14 days (last: 2026-04-20)\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn stats_of_an_empty_vault() {
+    let v = Vault::new();
+    let s = v.json(&["stats", "--format", "json"]);
+    assert_eq!(s["as_of"], Value::Null);
+    assert_eq!(s["weeks"], json!([]));
+    assert_eq!(s["zombies"], json!([]));
+    assert_eq!(s["stuck_projects"], json!([]));
+    assert_eq!(s["totals"]["collected"], 0);
+}
+
+#[test]
+fn history_of_an_open_item_lists_days_places_and_merges() {
+    let v = weeks_vault();
+    let h = v.json(&["history", "--format", "json", "add", "lock", "timeout"]);
+    assert_eq!(h["text"], "add lock timeout");
+    assert_eq!(h["project"], "wrap-cli");
+    assert_eq!(h["status"], "open");
+    assert_eq!(h["days"], json!(["2026-04-20", "2026-04-28", "2026-05-06"]));
+    let places: Vec<String> = h["appearances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            format!(
+                "{}:{} {}",
+                a["path"].as_str().unwrap(),
+                a["line"],
+                a["state"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        vec![
+            "journal/2026-04-20.md:7 open",
+            "journal/2026-04-28.md:7 open",
+            "journal/2026-05-06.md:7 open"
+        ]
+    );
+    assert_eq!(h["merged"].as_array().unwrap().len(), 3);
+    assert_eq!(h["done_entries"], json!([]));
+}
+
+#[test]
+fn history_of_a_resolved_item_names_its_done_entry() {
+    let v = weeks_vault();
+    let h = v.json(&["history", "--format", "json", "write the README"]);
+    assert_eq!(h["status"], "resolved");
+    assert_eq!(h["appearances"][0]["state"], "resolved");
+    assert_eq!(
+        h["done_entries"],
+        json!([{"date": "2026-04-28", "path": "journal/2026-04-28.md", "line": 11, "project": "wrap-cli"}])
+    );
+    assert_eq!(h["merged"], json!([]));
+    let out = v
+        .cmd()
+        .args(["history", "write the README"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "[wrap-cli] write the README (resolved; written on 1 day)\n  2026-04-20  resolved  journal/2026-04-20.md:8 (journal_next)\n  done entry 2026-04-28  journal/2026-04-28.md:11\n"
+    );
+}
+
+#[test]
+fn history_by_place_and_unknown_or_ambiguous_items() {
+    let v = weeks_vault();
+    let h = v.json(&[
+        "history",
+        "--format",
+        "json",
+        "projects/wrap-cli/todos.md:5",
+    ]);
+    assert_eq!(h["text"], "port to Windows");
+    assert_eq!(h["days"], json!([]));
+    let out = v
+        .cmd()
+        .args(["history", "no such thing at all"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(65));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("no open item matches \"no such thing at all\""),
+        "{err}"
+    );
+    let out = v.cmd().args(["history", "the"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(65));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("\"the\" matches 2 open items"), "{err}");
+    assert!(
+        err.contains("[wrap-cli] publish the crate (journal/2026-05-06.md:8)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn history_by_id_and_vanished_id() {
+    let v = weeks_vault();
+    let list = v.json(&["list", "--format", "json"]);
+    let id = list["items"][0]["id"].as_str().unwrap().to_string();
+    let h = v.json(&["history", "--format", "json", &id]);
+    assert_eq!(h["text"], list["items"][0]["text"]);
+    let out = v.cmd().args(["history", "zz22zz"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(65));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no open item has that ID"), "{err}");
+}
