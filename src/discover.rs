@@ -211,6 +211,16 @@ impl Walk<'_> {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             match date_in_name(&name) {
+                Some(date) if crate::clock::check_year(date).is_err() => {
+                    self.out.warnings.push(Warning::new(
+                        rel_path(self.root, &path),
+                        format!(
+                            "journal file dated {date}, outside the years {}–{}; skipped",
+                            crate::clock::YEARS.start(),
+                            crate::clock::YEARS.end()
+                        ),
+                    ));
+                }
                 Some(date) => self.push(path, FileRole::Journal { date }),
                 None => {
                     let rel = rel_path(self.root, &path);

@@ -6,7 +6,9 @@
 //! ranks and caps → [`report`] shapes the result → [`render`] writes the
 //! dashboard with Tera → [`write`] replaces it atomically under the [`lock`].
 
+pub mod cas;
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod discover;
@@ -29,4 +31,5 @@ pub mod stats;
 pub mod task_meta;
 pub mod text;
 pub mod transcript;
+pub mod vault_fs;
 pub mod write;

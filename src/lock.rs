@@ -6,9 +6,7 @@
 //! say who it waits for.
 
 use crate::error::{Error, Result};
-use std::fs::OpenOptions;
 use std::io::{ErrorKind, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -25,13 +23,18 @@ pub struct LockOptions {
     pub announce: bool,
 }
 
-/// The holder description read from a lock file, for messages.
-pub fn describe_holder(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+/// The holder description read from the open lock file, for messages.
+/// Only pid, command name and start time are ever recorded (never the
+/// arguments, which may hold private text); control characters are shown
+/// escaped.
+fn describe_holder(file: &std::fs::File) -> String {
+    let mut buf = vec![0u8; 512];
+    let n = std::os::unix::fs::FileExt::read_at(file, &mut buf, 0).unwrap_or(0);
+    let text = String::from_utf8_lossy(&buf[..n]);
     let field = |name: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix('=')))
-            .map(str::to_string)
+            .map(|v| crate::text::escape_controls(v).into_owned())
     };
     match (field("pid"), field("command"), field("since")) {
         (Some(pid), Some(cmd), Some(since)) => format!("pid {pid} (`{cmd}`) since {since}"),
@@ -39,24 +42,36 @@ pub fn describe_holder(path: &Path) -> String {
     }
 }
 
-fn holder_record() -> String {
-    let args: Vec<String> = std::env::args().collect();
-    let mut cmd = args
-        .first()
-        .map(|a| {
-            Path::new(a)
+/// The program and subcommand names of this run (`active-status route`):
+/// the first argument that names a subcommand, never any other argument.
+fn command_name() -> String {
+    let mut args = std::env::args_os();
+    let program = args
+        .next()
+        .and_then(|a| {
+            Path::new(&a)
                 .file_name()
-                .map_or(a.clone(), |n| n.to_string_lossy().into_owned())
+                .map(|n| n.to_string_lossy().into_owned())
         })
-        .unwrap_or_default();
-    for a in args.iter().skip(1) {
-        cmd.push(' ');
-        cmd.push_str(&a.replace('\n', " "));
+        .unwrap_or_else(|| "active-status".into());
+    let cli = <crate::cli::Cli as clap::CommandFactory>::command();
+    let sub = args.find_map(|a| {
+        let a = a.to_str()?;
+        cli.get_subcommands()
+            .any(|c| c.get_name() == a)
+            .then(|| a.to_string())
+    });
+    match sub {
+        Some(s) => format!("{program} {s}"),
+        None => program,
     }
+}
+
+fn holder_record() -> String {
     format!(
         "pid={}\ncommand={}\nsince={}\n",
         std::process::id(),
-        cmd,
+        command_name().replace(['\n', '\r'], " "),
         jiff::Timestamp::now()
             .round(jiff::Unit::Second)
             .unwrap_or_else(|_| jiff::Timestamp::now())
@@ -66,20 +81,13 @@ fn holder_record() -> String {
 /// Runs `f` while holding the lock.
 pub fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) -> Result<T> {
     let path = &opts.path;
-    crate::write::ensure_creatable(&opts.root, path)?;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::write(dir, e))?;
-    }
-    crate::write::ensure_inside(&opts.root, path)?;
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)
-        .map_err(|e| Error::write(path, e))?;
+    let vault = crate::vault_fs::VaultDir::open(&opts.root)?;
+    let rel = path
+        .strip_prefix(&opts.root)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| path.to_string_lossy().into_owned());
+    let file = vault.open_lock(&rel)?;
+    let reader = file.try_clone().map_err(|e| Error::write(path, e))?;
     let mut lock = fd_lock::RwLock::new(file);
     let start = Instant::now();
     let mut announced = false;
@@ -98,7 +106,7 @@ pub fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) -> Result
                 if opts.no_wait || start.elapsed() >= opts.timeout {
                     return Err(Error::Locked {
                         path: path.to_path_buf(),
-                        holder: describe_holder(path),
+                        holder: describe_holder(&reader),
                         waited: (!opts.no_wait).then_some(opts.timeout.as_secs_f64()),
                     });
                 }
@@ -106,7 +114,7 @@ pub fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) -> Result
                     eprintln!(
                         "    Blocking waiting for file lock on {} (held by {})",
                         path.display(),
-                        describe_holder(path)
+                        describe_holder(&reader)
                     );
                     announced = true;
                 }

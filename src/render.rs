@@ -105,15 +105,47 @@ fn overflow_counts(report: &Report) -> Vec<OverflowCount<'_>> {
     v
 }
 
-/// Loads the configured template (relative to the root) or the default.
+/// Loads the configured template (relative to the root, read through the
+/// vault handle: never from outside it) or the default.
 pub fn template_source(root: &Path, cfg: &Config) -> Result<String> {
     match &cfg.template {
         None => Ok(DEFAULT_TEMPLATE.to_string()),
         Some(t) => {
-            let path = root.join(t);
-            std::fs::read_to_string(&path).map_err(|source| Error::TemplateRead { path, source })
+            let vault = crate::vault_fs::VaultDir::open(root)?;
+            match vault.read_string(t) {
+                Ok(Some(text)) => Ok(text),
+                Ok(None) => Err(Error::TemplateRead {
+                    path: root.join(t),
+                    source: std::io::Error::from(std::io::ErrorKind::NotFound),
+                }),
+                Err(Error::Read { path, source }) => Err(Error::TemplateRead { path, source }),
+                Err(e) => Err(e),
+            }
         }
     }
+}
+
+/// A Tera instance holding only `template`: no file system access (no
+/// includes from disk) and no environment (`get_env` refuses).
+fn sandboxed(template: &str) -> tera::Result<tera::Tera> {
+    let mut tera = tera::Tera::default();
+    tera.register_function(
+        "get_env",
+        |_: &std::collections::HashMap<String, tera::Value>| -> tera::Result<tera::Value> {
+            Err(tera::Error::msg(
+                "get_env is disabled: templates cannot read the environment",
+            ))
+        },
+    );
+    tera.add_raw_template("dashboard", template)?;
+    Ok(tera)
+}
+
+/// Checks that `template` compiles (before anything is written).
+pub fn check_template(template: &str) -> Result<()> {
+    sandboxed(template).map(drop).map_err(|e| Error::Template {
+        message: tera_chain(&e),
+    })
 }
 
 /// Renders the dashboard for `report`.
@@ -169,9 +201,15 @@ pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
     ctx.insert("untagged_more", &untagged.len().saturating_sub(LISTED));
     ctx.insert("warnings_shown", &warnings[..warnings.len().min(LISTED)]);
     ctx.insert("warnings_more", &warnings.len().saturating_sub(LISTED));
-    let mut rendered = tera::Tera::one_off(template, &ctx, false).map_err(|e| Error::Template {
-        message: tera_chain(&e),
-    })?;
+    let rendered = sandboxed(template)
+        .and_then(|t| t.render("dashboard", &ctx))
+        .map_err(|e| Error::Template {
+            message: tera_chain(&e),
+        })?;
+    let mut rendered = crate::text::escape_controls(&rendered).into_owned();
+    if !rendered.contains(crate::write::GENERATED_MARK) {
+        rendered.insert_str(0, crate::write::GENERATED_NOTICE);
+    }
     if !rendered.ends_with('\n') {
         rendered.push('\n');
     }

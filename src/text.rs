@@ -4,6 +4,32 @@
 use crate::report::{Report, ReportItem};
 use std::fmt::Write;
 
+/// Shows control characters of untrusted text (escape sequences, bells,
+/// carriage returns) as visible symbols, so printing an item can never
+/// drive the terminal; newlines and tabs are kept. C0 characters become
+/// their Unicode control pictures (ESC shows as `␛`), DEL `␡`, C1
+/// characters `\u{9b}`-style escapes.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let is_bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(is_bad) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut o = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if !is_bad(c) => o.push(c),
+            '\u{7f}' => o.push('\u{2421}'),
+            c if (c as u32) < 0x20 => {
+                o.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'));
+            }
+            c => {
+                let _ = write!(o, "\\u{{{:x}}}", c as u32);
+            }
+        }
+    }
+    std::borrow::Cow::Owned(o)
+}
+
 /// How many untagged items and warnings are listed without `-v`.
 const BRIEF: usize = 5;
 
@@ -71,7 +97,7 @@ pub fn audit(r: &Report, status: &str, verbose: u8) -> String {
         let _ = writeln!(o, "priorities:");
         o.push_str(&list(&r.priorities));
     }
-    o
+    escape_controls(&o).into_owned()
 }
 
 fn more(o: &mut String, total: usize, shown: usize) {
@@ -106,7 +132,7 @@ pub fn list(items: &[ReportItem]) -> String {
     if items.is_empty() {
         o.push_str("nothing open\n");
     }
-    o
+    escape_controls(&o).into_owned()
 }
 
 /// A short unified diff between the dashboard on disk and the regenerated one.
@@ -132,5 +158,19 @@ pub fn stale_diff(name: &str, old: Option<&str>, new: &str) -> String {
     if lines.len() > 40 {
         let _ = writeln!(o, "… {} more diff lines", lines.len() - 40);
     }
-    o
+    escape_controls(&o).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_controls;
+
+    #[test]
+    fn control_characters_are_shown_not_sent() {
+        assert_eq!(escape_controls("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(
+            escape_controls("a\u{1b}]0;pwned\u{7}b\rc\u{7f}\u{9b}2J"),
+            "a\u{241b}]0;pwned\u{2407}b\u{240d}c\u{2421}\\u{9b}2J"
+        );
+    }
 }

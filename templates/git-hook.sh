@@ -5,7 +5,7 @@ prev="$(dirname "$0")/{{NAME}}.pre-active-status"
 if [ -x "$prev" ]; then
     "$prev" "$@" || exit $?
 fi
-bin="$(command -v active-status || echo '{{EXE}}')"
+bin="$(command -v active-status || echo {{EXE}})"
 root="$(git rev-parse --show-toplevel)"
 {{BODY}}
 # <<< active-status <<<

@@ -173,14 +173,23 @@ pub fn extract(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
                 out.skipped_lines
             );
             if let Some(g) = &out.goal {
-                println!("goal (line {}): {}", g.line, g.text);
+                println!(
+                    "goal (line {}): {}",
+                    g.line,
+                    crate::text::escape_controls(&g.text)
+                );
             }
             for c in &out.candidates {
                 let state = match &c.persisted_at {
                     Some(p) => format!("persisted at {}:{}", p.path, p.line),
                     None => "ORPHAN".to_string(),
                 };
-                println!("  line {:>5} [{}] {}  — {state}", c.line, c.keyword, c.text);
+                println!(
+                    "  line {:>5} [{}] {}  — {state}",
+                    c.line,
+                    c.keyword,
+                    crate::text::escape_controls(&c.text)
+                );
             }
         }
     }

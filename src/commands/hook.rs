@@ -6,7 +6,7 @@ use crate::cli::{Cli, HookEvent};
 use crate::error::{Error, Result, exit};
 use crate::report::{Report, analyze, build};
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub fn hook(cli: &Cli, event: HookEvent) -> Result<i32> {
@@ -153,14 +153,8 @@ fn pre_compact(ctx: &Ctx, input: &Value, cwd: &Path) -> Result<()> {
     }
     let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
     let project = project_of_cwd(cwd, &known);
-    let now = jiff::Zoned::now();
+    let now = crate::clock::now();
     let stamp = now.strftime("%Y-%m-%dT%H%M%S").to_string();
-    let dir = crate::route::safe_target(&ctx.root, &format!("{}/x", ctx.cfg.inbox_dir))?;
-    let dir = dir
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| ctx.root.clone());
-    std::fs::create_dir_all(&dir).map_err(|e| Error::write(&dir, e))?;
     let mut body = format!(
         "# Captured follow-ups {}\n\n",
         now.strftime("%Y-%m-%d %H:%M:%S")
@@ -177,33 +171,21 @@ fn pre_compact(ctx: &Ctx, input: &Value, cwd: &Path) -> Result<()> {
             None => body.push_str(&format!("- [ ] {text}\n")),
         }
     }
-    // Exclusive creation: concurrent sessions never collide or overwrite.
-    let mut n = 0;
-    loop {
-        let name = if n == 0 {
+    // Exclusive creation through the vault handle: concurrent sessions
+    // never collide or overwrite, and the file appears whole or not at all.
+    let names = (0..=100).map(|n| {
+        if n == 0 {
             format!("{stamp}-{session}.md")
         } else {
             format!("{stamp}-{session}-{n}.md")
-        };
-        let path = dir.join(&name);
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(mut f) => {
-                f.write_all(body.as_bytes())
-                    .map_err(|e| Error::write(&path, e))?;
-                f.sync_all().map_err(|e| Error::write(&path, e))?;
-                eprintln!(
-                    "active-status: captured {} follow-ups into {}",
-                    orphans.len(),
-                    path.display()
-                );
-                return Ok(());
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
-            Err(e) => return Err(Error::write(&path, e)),
         }
-    }
+    });
+    let vault = crate::vault_fs::VaultDir::open(&ctx.root)?;
+    let rel = vault.create_new(&ctx.cfg.inbox_dir, names, body.as_bytes())?;
+    eprintln!(
+        "active-status: captured {} follow-ups into {}",
+        orphans.len(),
+        vault.display(&rel).display()
+    );
+    Ok(())
 }

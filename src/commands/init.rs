@@ -4,6 +4,7 @@
 use super::Ctx;
 use crate::cli::InitArgs;
 use crate::error::{Error, Result, exit};
+use crate::vault_fs::VaultDir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,26 +13,19 @@ const GIT_HOOK: &str = include_str!("../../templates/git-hook.sh");
 const WRAP_SKILL: &str = include_str!("../../templates/wrap-skill.md");
 const MARKER: &str = ">>> active-status";
 
-/// Writes `content` to `path` unless it exists; says what happened.
-fn write_new(path: &Path, content: &str, quiet: bool) -> Result<()> {
-    if path.exists() {
+/// Writes `content` to `rel` under the vault handle unless it exists with
+/// content (a 0-byte file left by a failed run is replaced); a symbolic
+/// link there is refused, never followed.
+fn write_new(vault: &VaultDir, rel: &str, content: &str, quiet: bool) -> Result<()> {
+    let path = vault.display(rel);
+    if vault.create_if_missing(rel, content.as_bytes())? {
         if !quiet {
-            println!("kept     {} (exists; not overwritten)", path.display());
+            println!("created  {}", path.display());
         }
-        return Ok(());
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::write(dir, e))?;
-    }
-    std::fs::write(path, content).map_err(|e| Error::write(path, e))?;
-    if !quiet {
-        println!("created  {}", path.display());
+    } else if !quiet {
+        println!("kept     {} (exists; not overwritten)", path.display());
     }
     Ok(())
-}
-
-fn mkdir(path: &Path) -> Result<()> {
-    std::fs::create_dir_all(path).map_err(|e| Error::write(path, e))
 }
 
 /// The `hooks` block for Claude Code's settings.json.
@@ -49,22 +43,22 @@ pub fn init(ctx_root: Option<PathBuf>, cli: &crate::cli::Cli, args: &InitArgs) -
         Some(r) => r,
         None => std::env::current_dir().map_err(|source| Error::WorkingDir { source })?,
     };
-    mkdir(&root.join(".agents"))?;
+    let vault = VaultDir::open(&root)?;
+    vault.create_dir_all(".agents")?;
     let ctx = Ctx::for_root(cli, root.clone())?;
     let quiet = ctx.quiet;
-    write_new(&root.join(".agents/active-status.toml"), CONFIG, quiet)?;
-    let lock_dir = root.join(&ctx.cfg.lock_path);
-    mkdir(lock_dir.parent().unwrap_or(&root))?;
-    mkdir(&root.join(&ctx.cfg.inbox_dir))?;
+    write_new(&vault, ".agents/active-status.toml", CONFIG, quiet)?;
+    if let Some(dir) = Path::new(&ctx.cfg.lock_path).parent()
+        && !dir.as_os_str().is_empty()
+    {
+        vault.create_dir_all(&dir.to_string_lossy())?;
+    }
+    vault.create_dir_all(&ctx.cfg.inbox_dir)?;
     if args.git_hooks {
         git_hooks(&ctx)?;
     }
     if args.claude {
-        write_new(
-            &root.join(".claude/skills/wrap/SKILL.md"),
-            WRAP_SKILL,
-            quiet,
-        )?;
+        write_new(&vault, ".claude/skills/wrap/SKILL.md", WRAP_SKILL, quiet)?;
         println!("Add this to .claude/settings.json (or ~/.claude/settings.json):");
         println!(
             "{}",
@@ -72,7 +66,7 @@ pub fn init(ctx_root: Option<PathBuf>, cli: &crate::cli::Cli, args: &InitArgs) -
         );
     }
     if args.codex {
-        write_new(&root.join(".codex/skills/wrap/SKILL.md"), WRAP_SKILL, quiet)?;
+        write_new(&vault, ".codex/skills/wrap/SKILL.md", WRAP_SKILL, quiet)?;
         println!(
             "Codex hooks use the same hook JSON on stdin; register these commands for its SessionStart and PreCompact events:"
         );
@@ -106,60 +100,34 @@ fn git_hooks(ctx: &Ctx) -> Result<()> {
     let real_root = root.canonicalize().map_err(|e| Error::read(root, e))?;
     let real_top = top.canonicalize().map_err(|e| Error::read(&top, e))?;
     let vault_rel = crate::discover::rel_path(&real_top, &real_root);
-    let vault_dir = if vault_rel.is_empty() {
-        "$root".to_string()
-    } else {
-        format!("$root/{vault_rel}")
+    let in_repo = |rel: &str| {
+        if vault_rel.is_empty() {
+            rel.to_string()
+        } else {
+            format!("{vault_rel}/{rel}")
+        }
     };
-    let output_in_repo = if vault_rel.is_empty() {
-        ctx.cfg.output.clone()
-    } else {
-        format!("{vault_rel}/{}", ctx.cfg.output)
-    };
+    let output_in_repo = in_repo(&ctx.cfg.output);
     let hooks_dir = PathBuf::from(git(root, &["rev-parse", "--git-path", "hooks"])?);
     let hooks_dir = if hooks_dir.is_absolute() {
         hooks_dir
     } else {
         root.join(hooks_dir)
     };
-    mkdir(&hooks_dir)?;
+    std::fs::create_dir_all(&hooks_dir).map_err(|e| Error::write(&hooks_dir, e))?;
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "active-status".into());
-    let regen = format!("\"$bin\" --root \"{vault_dir}\" regen -q");
-    let hooks = [
-        (
-            "pre-commit",
-            format!(
-                "{regen} || exit $?\ngit add -- \"{vault_dir}/{}\"",
-                ctx.cfg.output
-            ),
-        ),
-        ("post-merge", format!("{regen} || true")),
-        ("post-rewrite", format!("{regen} || true")),
-        ("post-checkout", format!("{regen} || true")),
-    ];
-    for (name, body) in hooks {
-        install_hook(&hooks_dir, name, &exe, &body, ctx.quiet)?;
+    let scripts = hook_scripts(&vault_rel, &ctx.cfg.output)?;
+    let hooks_vault = VaultDir::open(&hooks_dir)?;
+    for (name, body) in scripts {
+        install_hook(&hooks_vault, name, &exe, &body, ctx.quiet)?;
     }
-    let attributes = top.join(".gitattributes");
-    // gitattributes patterns with spaces must be C-style quoted.
-    let pattern = if output_in_repo.contains([' ', '\t', '"', '\\']) {
-        format!(
-            "\"{}\"",
-            output_in_repo.replace('\\', "\\\\").replace('"', "\\\"")
-        )
-    } else {
-        output_in_repo.clone()
-    };
-    let rule = format!("{pattern} merge=active-status");
-    append_line(&attributes, &rule)?;
-    let lock_rel = if vault_rel.is_empty() {
-        ctx.cfg.lock_path.clone()
-    } else {
-        format!("{vault_rel}/{}", ctx.cfg.lock_path)
-    };
-    append_line(&top.join(".gitignore"), &lock_rel)?;
+    let repo = VaultDir::open(&top)?;
+    let rule = format!("{} merge=active-status", git_pattern(&output_in_repo)?);
+    append_line(&repo, ".gitattributes", &rule)?;
+    let lock_rel = in_repo(&ctx.cfg.lock_path);
+    append_line(&repo, ".gitignore", &git_pattern(&lock_rel)?)?;
     git(
         root,
         &[
@@ -178,9 +146,98 @@ fn git_hooks(ctx: &Ctx) -> Result<()> {
     Ok(())
 }
 
-/// Appends `line` to a text file unless it is already there.
-fn append_line(path: &Path, line: &str) -> Result<()> {
-    let mut text = std::fs::read_to_string(path).unwrap_or_default();
+/// The body of each hook. The commit hooks regenerate from the index (what
+/// is being committed), in a temporary checkout, and stage that dashboard;
+/// the others regenerate in the working tree.
+fn hook_scripts(vault_rel: &str, output: &str) -> Result<Vec<(&'static str, String)>> {
+    let repo_out = sh_quote(&if vault_rel.is_empty() {
+        output.to_string()
+    } else {
+        format!("{vault_rel}/{output}")
+    })?;
+    // `"$root"'/vault/sub'`: the variable expanded, the rest one quoted word.
+    let under = |var: &str, rel: &str| -> Result<String> {
+        let rel = [vault_rel, rel]
+            .iter()
+            .filter(|p| !p.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join("/");
+        if rel.is_empty() {
+            Ok(format!("\"${var}\""))
+        } else {
+            Ok(format!("\"${var}\"{}", sh_quote(&format!("/{rel}"))?))
+        }
+    };
+    let vault = under("root", "")?;
+    let in_tmp = under("tmp", "")?;
+    let tmp_out = under("tmp", output)?;
+    let regen = format!("\"$bin\" --root {vault} regen -q");
+    let from_index = format!(
+        "tmp=\"$(mktemp -d)\" || exit 1\n\
+         trap 'rm -rf \"$tmp\"' EXIT\n\
+         git checkout-index --all --prefix=\"$tmp/\" || exit 1\n\
+         \"$bin\" --root {in_tmp} regen -q || exit $?\n\
+         blob=\"$(git hash-object -w -- {tmp_out})\" || exit 1\n\
+         git update-index --add --cacheinfo 100644,\"$blob\",{repo_out} || exit 1\n\
+         {regen} || true"
+    );
+    Ok(vec![
+        ("pre-commit", from_index.clone()),
+        ("pre-merge-commit", from_index),
+        ("post-merge", format!("{regen} || true")),
+        ("post-rewrite", format!("{regen} || true")),
+        ("post-checkout", format!("{regen} || true")),
+    ])
+}
+
+/// `s` as one single-quoted shell word; refuses control characters.
+pub fn sh_quote(s: &str) -> Result<String> {
+    if let Some(c) = s.chars().find(|c| c.is_control()) {
+        return Err(Error::UnsafeName {
+            value: s.into(),
+            target: "a git hook",
+            ch: c as u32,
+        });
+    }
+    Ok(format!("'{}'", s.replace('\'', "'\\''")))
+}
+
+/// `path` as a gitattributes / gitignore pattern matching exactly that
+/// file: glob characters escaped, C-quoted when it holds spaces or quotes;
+/// control characters refused.
+pub fn git_pattern(path: &str) -> Result<String> {
+    if let Some(c) = path.chars().find(|c| c.is_control()) {
+        return Err(Error::UnsafeName {
+            value: path.into(),
+            target: "a git rule",
+            ch: c as u32,
+        });
+    }
+    let mut p = String::with_capacity(path.len() + 2);
+    for (i, c) in path.chars().enumerate() {
+        if matches!(c, '*' | '?' | '[' | ']' | '\\') || (i == 0 && matches!(c, '!' | '#')) {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    if p.contains([' ', '"']) || p.contains('\\') {
+        Ok(format!(
+            "\"{}\"",
+            p.replace('\\', "\\\\").replace('"', "\\\"")
+        ))
+    } else {
+        Ok(p)
+    }
+}
+
+/// Appends `line` to a text file under `dir` unless it is already there;
+/// never through a symbolic link.
+fn append_line(dir: &VaultDir, rel: &str, line: &str) -> Result<()> {
+    let mut text = match dir.snapshot(rel)? {
+        Some(s) => String::from_utf8_lossy(&s.bytes).into_owned(),
+        None => String::new(),
+    };
     if text.lines().any(|l| l.trim() == line) {
         return Ok(());
     }
@@ -189,35 +246,32 @@ fn append_line(path: &Path, line: &str) -> Result<()> {
     }
     text.push_str(line);
     text.push('\n');
-    std::fs::write(path, text).map_err(|e| Error::write(path, e))
+    dir.replace(rel, text.as_bytes()).map(drop)
 }
 
-fn install_hook(dir: &Path, name: &str, exe: &str, body: &str, quiet: bool) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join(name);
-    if let Ok(old) = std::fs::read_to_string(&path) {
-        if old.contains(MARKER) {
+fn install_hook(dir: &VaultDir, name: &str, exe: &str, body: &str, quiet: bool) -> Result<()> {
+    let path = dir.display(name);
+    if let Some(old) = dir.snapshot(name)? {
+        if String::from_utf8_lossy(&old.bytes).contains(MARKER) {
             if !quiet {
                 println!("kept     {} (already installed)", path.display());
             }
             return Ok(());
         }
-        let kept = dir.join(format!("{name}.pre-active-status"));
-        std::fs::rename(&path, &kept).map_err(|e| Error::write(&path, e))?;
+        let kept = format!("{name}.pre-active-status");
+        dir.rename_new(name, &kept)?;
         if !quiet {
             println!(
                 "chained  {} (the previous hook now runs first from {})",
                 path.display(),
-                kept.display()
+                dir.display(&kept).display()
             );
         }
     }
     let script = GIT_HOOK
         .replace("{{NAME}}", name)
-        .replace("{{EXE}}", exe)
+        .replace("{{EXE}}", &sh_quote(exe)?)
         .replace("{{BODY}}", body);
-    std::fs::write(&path, script).map_err(|e| Error::write(&path, e))?;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-        .map_err(|e| Error::write(&path, e))?;
-    Ok(())
+    dir.replace(name, script.as_bytes())?;
+    dir.set_mode(name, 0o755)
 }

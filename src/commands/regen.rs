@@ -6,7 +6,8 @@ use crate::error::{Result, exit};
 use crate::lock::{LockOptions, with_lock};
 use crate::render::{render, template_source};
 use crate::report::{Report, analyze, build};
-use crate::write::{clean_stale_temps, is_current, write_atomic};
+use crate::vault_fs::VaultDir;
+use crate::write::{current, is_current, write_dashboard};
 use std::time::Duration;
 
 /// Scans, merges and renders; returns the report and the dashboard bytes.
@@ -40,10 +41,11 @@ fn emit(ctx: &Ctx, report: &Report, format: Format, status: &str) -> Result<()> 
 
 pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
     let template = template_source(&ctx.root, &ctx.cfg)?;
-    let target = ctx.root.join(&ctx.cfg.output);
+    let vault = VaultDir::open(&ctx.root)?;
     if args.check {
         let (mut report, text) = produce(ctx, &template)?;
-        let old = std::fs::read_to_string(&target).ok();
+        let old =
+            current(&vault, &ctx.cfg.output)?.map(|b| String::from_utf8_lossy(&b).into_owned());
         let current = old.as_deref() == Some(text.as_str());
         report.changed = !current;
         if !current && !ctx.quiet {
@@ -58,7 +60,7 @@ pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
     }
     if args.dry_run {
         let (mut report, text) = produce(ctx, &template)?;
-        report.changed = !is_current(&target, text.as_bytes());
+        report.changed = !is_current(&vault, &ctx.cfg.output, text.as_bytes())?;
         let status = if report.changed {
             "would change (dry run)"
         } else {
@@ -86,10 +88,9 @@ pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
 
 /// The part of `regen` that runs under the lock; also used by `route --regen`.
 pub fn regen_locked(ctx: &Ctx, template: &str) -> Result<Report> {
-    let target = ctx.root.join(&ctx.cfg.output);
-    clean_stale_temps(&target);
+    let vault = VaultDir::open(&ctx.root)?;
     let (mut report, text) = produce(ctx, template)?;
-    let written = write_atomic(&ctx.root, &target, text.as_bytes())?;
+    let written = write_dashboard(&vault, &ctx.cfg.output, text.as_bytes())?;
     report.written = written;
     report.changed = written;
     Ok(report)
@@ -97,9 +98,9 @@ pub fn regen_locked(ctx: &Ctx, template: &str) -> Result<Report> {
 
 pub fn audit(ctx: &Ctx, format: Format) -> Result<i32> {
     let template = template_source(&ctx.root, &ctx.cfg)?;
-    let target = ctx.root.join(&ctx.cfg.output);
+    let vault = VaultDir::open(&ctx.root)?;
     let (mut report, text) = produce(ctx, &template)?;
-    report.changed = !is_current(&target, text.as_bytes());
+    report.changed = !is_current(&vault, &ctx.cfg.output, text.as_bytes())?;
     let status = if report.changed {
         "stale"
     } else {

@@ -4,7 +4,8 @@ use super::{Ctx, print_json};
 use crate::cli::{Format, RouteArgs};
 use crate::error::{Error, Result, exit};
 use crate::lock::{LockOptions, with_lock};
-use crate::route::{Plan, RouteEntry, RouteResult, Status, dest_name, validate};
+use crate::route::{RouteEntry, Status, dest_name, route_batch, validate};
+use crate::vault_fs::VaultDir;
 use std::io::Read;
 use std::time::Duration;
 
@@ -26,11 +27,11 @@ fn read_entries(from: &str) -> Result<Vec<RouteEntry>> {
 }
 
 pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
-    let today = jiff::Zoned::now().date();
+    let today = crate::clock::now().date();
     let default_date = match &args.date {
-        Some(d) => d.parse().map_err(|e: jiff::Error| Error::BadDate {
+        Some(d) => crate::clock::parse_date(d).map_err(|reason| Error::BadDate {
             value: d.clone(),
-            reason: e.to_string(),
+            reason,
         })?,
         None => today,
     };
@@ -58,27 +59,23 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
         announce: !ctx.quiet,
     };
     let template = if args.regen {
-        Some(crate::render::template_source(&ctx.root, &ctx.cfg)?)
+        let t = crate::render::template_source(&ctx.root, &ctx.cfg)?;
+        crate::render::check_template(&t)?;
+        Some(t)
     } else {
         None
     };
-    let (results, report) = with_lock(&opts, || {
-        crate::route::preflight(&ctx.root, &ctx.cfg, &checked)?;
+    let (results, regen) = with_lock(&opts, || {
+        let vault = VaultDir::open(&ctx.root)?;
         let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
-        // Plan every entry in memory (each checked to parse back as the item
-        // it should be), then write: a refused entry leaves every file as it was.
-        let mut plan = Plan::default();
-        let mut results = checked
-            .iter()
-            .map(|e| plan.add(&ctx.root, &ctx.cfg, &known, e))
-            .collect::<Result<Vec<RouteResult>>>()?;
-        plan.commit(&ctx.root)?;
-        crate::route::settle_lines(&mut results);
-        let report = match &template {
-            Some(t) => Some(super::regen::regen_locked(ctx, t)?),
-            None => None,
-        };
-        Ok((results, report))
+        // Planned in memory from fresh reads (each entry checked to parse
+        // back as the item it should be), then written compare-and-swap:
+        // a refused entry leaves every file as it was.
+        let results = route_batch(&vault, &ctx.cfg, &known, &checked)?;
+        let regen = template
+            .as_ref()
+            .map(|t| super::regen::regen_locked(ctx, t));
+        Ok((results, regen))
     })?;
     match args.format {
         Format::Json => print_json(&results)?,
@@ -93,12 +90,23 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
                     r.path,
                     r.line,
                     dest_name(r.to),
-                    r.text
+                    crate::text::escape_controls(&r.text)
                 );
             }
         }
         Format::Text => {}
     }
+    let report = match regen {
+        Some(Err(e)) => {
+            eprintln!(
+                "active-status: route: the {} entries above were written; regenerating the dashboard failed:",
+                results.len()
+            );
+            return Err(e);
+        }
+        Some(Ok(report)) => Some(report),
+        None => None,
+    };
     if let Some(report) = report
         && !ctx.quiet
     {

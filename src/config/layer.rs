@@ -203,6 +203,7 @@ fn describe(text: &str, e: &toml::de::Error) -> String {
 }
 
 fn apply_env(cfg: &mut Config) -> Result<()> {
+    super::paths::warn_unknown_env();
     for key in super::KEYS {
         let var = format!("ACTIVE_STATUS_{}", key.replace('.', "_").to_uppercase());
         let Ok(raw) = std::env::var(&var) else {
@@ -248,25 +249,7 @@ fn validate(cfg: &Config) -> Result<()> {
     if !(cfg.lock_timeout_secs >= 0.0 && cfg.lock_timeout_secs.is_finite()) {
         return Err(bad("lock.timeout_secs", "must be a non-negative number"));
     }
-    for (key, value) in [
-        ("output", &cfg.output),
-        ("lock.path", &cfg.lock_path),
-        ("sources.journal", &cfg.journal_dir),
-        ("sources.projects", &cfg.projects_dir),
-        ("sources.inbox", &cfg.inbox_dir),
-    ] {
-        let p = Path::new(value);
-        let escapes = p.is_absolute()
-            || p.components()
-                .any(|c| matches!(c, std::path::Component::ParentDir));
-        if value.is_empty() || escapes {
-            return Err(bad(
-                key,
-                "must be a relative path inside the vault (no `..`)",
-            ));
-        }
-    }
-    Ok(())
+    super::paths::validate_paths(cfg).map_err(|(key, message)| bad(key, &message))
 }
 
 #[cfg(test)]

@@ -2,8 +2,10 @@
 //! file, environment and flags, each value remembering where it came from.
 
 mod layer;
+mod paths;
 
 pub use layer::{Layer, Overrides, load, parse_layer, user_config_path};
+pub use paths::{env_var_name, unknown_env_vars, validate_paths};
 
 use serde::Serialize;
 

@@ -4,7 +4,8 @@
 //! written atomically. A batch is refused whole before anything is written.
 
 use super::insert;
-use super::{Checked, Dest, RouteResult, Status, journal_file_for, safe_target};
+use super::{Checked, Dest, RouteResult, Status, journal_file_for};
+use crate::cas::Change;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::merge::{Key, similar};
@@ -12,8 +13,9 @@ use crate::normalize::normalize;
 use crate::parse::{
     HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project,
 };
+use crate::vault_fs::{Snapshot, VaultDir};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The role, sub-heading and item line for a journal-type destination.
 fn journal_shape(cfg: &Config, to: Dest) -> (Role, String) {
@@ -74,16 +76,16 @@ fn already_present(
     })
 }
 
-/// Where an entry goes: its root-relative path, the checked absolute path,
-/// the content of a new file, and the current content when the file exists.
+/// Where an entry goes: its root-relative path, the content of a new file,
+/// and the file as read when it exists.
 struct Located {
     rel: String,
-    path: PathBuf,
     fresh: String,
-    original: Option<String>,
+    original: Option<(Snapshot, String)>,
 }
 
-fn locate(root: &Path, cfg: &Config, e: &Checked) -> Result<Located> {
+fn locate(vault: &VaultDir, cfg: &Config, e: &Checked) -> Result<Located> {
+    let root = vault.root();
     let (rel, fresh) = match e.to {
         Dest::Journal | Dest::Skip | Dest::Goal => journal_file_for(root, cfg, e.date)?,
         Dest::Project => {
@@ -101,34 +103,33 @@ fn locate(root: &Path, cfg: &Config, e: &Checked) -> Result<Located> {
             (rel, format!("# {t}\n"))
         }
     };
-    let path = safe_target(root, &rel)?;
-    let original = match std::fs::read(&path) {
-        Ok(bytes) => {
-            Some(String::from_utf8(bytes).map_err(|_| Error::NotUtf8 { path: rel.clone() })?)
+    let original = match vault.snapshot(&rel)? {
+        Some(snap) => {
+            let text = String::from_utf8(snap.bytes.clone())
+                .map_err(|_| Error::NotUtf8 { path: rel.clone() })?;
+            Some((snap, text))
         }
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => return Err(Error::read(&path, err)),
+        None => None,
     };
     Ok(Located {
         rel,
-        path,
         fresh,
         original,
     })
 }
 
 /// Files as they will be after the planned routes: root-relative path →
-/// (absolute path, content, whether it changed).
+/// (the file as read, its planned content).
 #[derive(Debug, Default)]
 pub struct Plan {
-    files: BTreeMap<String, (PathBuf, String, bool)>,
+    files: BTreeMap<String, (Option<Snapshot>, String)>,
 }
 
 /// Checks that every entry's destination can be written (inside the root,
-/// not a symbolic link, valid UTF-8) before any of them is.
-pub fn preflight(root: &Path, cfg: &Config, entries: &[Checked]) -> Result<()> {
+/// not a symbolic link or hard-linked file, valid UTF-8) before any of them is.
+pub fn preflight(vault: &VaultDir, cfg: &Config, entries: &[Checked]) -> Result<()> {
     for e in entries {
-        locate(root, cfg, e)?;
+        locate(vault, cfg, e)?;
     }
     Ok(())
 }
@@ -137,20 +138,22 @@ impl Plan {
     /// Plans one entry on top of the entries planned before it.
     pub fn add(
         &mut self,
-        root: &Path,
+        vault: &VaultDir,
         cfg: &Config,
         known: &[String],
         e: &Checked,
     ) -> Result<RouteResult> {
         let Located {
             rel,
-            path,
             fresh,
             original,
-        } = locate(root, cfg, e)?;
-        let text = match self.files.get(&rel) {
-            Some((_, content, _)) => content.clone(),
-            None => original.unwrap_or(fresh),
+        } = locate(vault, cfg, e)?;
+        let (before, text) = match self.files.get(&rel) {
+            Some((before, content)) => (before.clone(), content.clone()),
+            None => match original {
+                Some((snap, text)) => (Some(snap), text),
+                None => (None, fresh),
+            },
         };
         let (bom, body) = match text.strip_prefix('\u{feff}') {
             Some(rest) => ("\u{feff}", rest),
@@ -184,7 +187,7 @@ impl Plan {
         let new_body = ins.apply(body);
         verify(&new_body, &headings, ins.line, e, &rel)?;
         self.files
-            .insert(rel.clone(), (path, format!("{bom}{new_body}"), true));
+            .insert(rel.clone(), (before, format!("{bom}{new_body}")));
         Ok(RouteResult {
             text: e.text.clone(),
             to: e.to,
@@ -195,14 +198,16 @@ impl Plan {
         })
     }
 
-    /// Writes every changed file atomically.
-    pub fn commit(self, root: &Path) -> Result<()> {
-        for (_, (path, content, changed)) in self.files {
-            if changed {
-                crate::write::write_atomic(root, &path, content.as_bytes())?;
-            }
-        }
-        Ok(())
+    /// The file changes this plan makes, for [`crate::cas::edit`].
+    pub fn into_changes(self) -> Vec<Change> {
+        self.files
+            .into_iter()
+            .map(|(rel, (before, content))| Change {
+                rel,
+                before,
+                after: content.into_bytes(),
+            })
+            .collect()
     }
 }
 
@@ -240,10 +245,39 @@ fn verify(
     }
 }
 
+/// Plans every entry (in order) from fresh reads and returns the results
+/// with the file changes; one refused entry refuses the whole batch.
+pub fn plan_batch(
+    vault: &VaultDir,
+    cfg: &Config,
+    known: &[String],
+    entries: &[Checked],
+) -> Result<(Vec<RouteResult>, Vec<Change>)> {
+    preflight(vault, cfg, entries)?;
+    let mut plan = Plan::default();
+    let mut results = entries
+        .iter()
+        .map(|e| plan.add(vault, cfg, known, e))
+        .collect::<Result<Vec<RouteResult>>>()?;
+    super::settle_lines(&mut results);
+    Ok((results, plan.into_changes()))
+}
+
+/// Routes a batch and writes it compare-and-swap ([`crate::cas::edit`]):
+/// planned again from fresh reads when a destination changes meanwhile;
+/// written whole or not at all. Call with the lock held.
+pub fn route_batch(
+    vault: &VaultDir,
+    cfg: &Config,
+    known: &[String],
+    entries: &[Checked],
+) -> Result<Vec<RouteResult>> {
+    crate::cas::edit(vault, |v| plan_batch(v, cfg, known, entries))
+}
+
 /// Routes one validated entry and writes it. Call with the lock held.
 pub fn apply(root: &Path, cfg: &Config, known: &[String], e: &Checked) -> Result<RouteResult> {
-    let mut plan = Plan::default();
-    let result = plan.add(root, cfg, known, e)?;
-    plan.commit(root)?;
-    Ok(result)
+    let vault = VaultDir::open(root)?;
+    let mut results = route_batch(&vault, cfg, known, std::slice::from_ref(e))?;
+    Ok(results.remove(0))
 }

@@ -6,7 +6,7 @@ mod apply;
 mod insert;
 mod target;
 
-pub use apply::{Plan, apply, preflight};
+pub use apply::{Plan, apply, plan_batch, preflight, route_batch};
 pub use insert::{Insertion, eol_of};
 pub use target::{journal_file_for, safe_target};
 
@@ -149,13 +149,13 @@ pub fn validate(entries: &[RouteEntry], default_date: Date) -> Result<Vec<Checke
                 return Err(bad(i, total, EntryProblem::NeedsTask));
             }
             let date = match &e.date {
-                Some(d) => d.parse::<Date>().map_err(|err| {
+                Some(d) => crate::clock::parse_date(d).map_err(|reason| {
                     bad(
                         i,
                         total,
                         EntryProblem::BadDate {
                             value: d.clone(),
-                            reason: err.to_string(),
+                            reason,
                         },
                     )
                 })?,

@@ -35,7 +35,7 @@ pub fn journal_file_for(root: &Path, cfg: &Config, date: Date) -> Result<(String
 pub fn safe_target(root: &Path, rel: &str) -> Result<PathBuf> {
     let refuse = |why: &'static str| Error::OutsideVault {
         path: rel.into(),
-        why,
+        why: why.into(),
     };
     let rel_path = Path::new(rel);
     if rel_path

@@ -1,0 +1,229 @@
+//! Compare-and-swap edits of vault files: the safe write path of `route`
+//! (and of any other in-place edit).
+//!
+//! A caller plans its changes from [`Snapshot`]s read through the
+//! [`VaultDir`], then [`edit`] writes them:
+//!
+//! 1. every new content goes to a temporary file beside its target (mode and
+//!    owner of the file it replaces), synced; a failure here removes them all
+//!    and nothing is written;
+//! 2. right before the first rename, every target is read again: if any
+//!    differs from what the plan was made from, the temporary files are
+//!    removed and the plan is made again from fresh reads;
+//! 3. the renames; after them the replaced files (still open) are read once
+//!    more: when another program wrote to one between step 2 and its rename,
+//!    every file of the batch is put back as it was (with that program's
+//!    change) and the plan is made again.
+//!
+//! So an edit never drops bytes another program wrote, and a batch lands
+//! whole or not at all; when a rename itself fails midway, the error lists
+//! exactly which files were written.
+
+use crate::error::{Error, Result};
+use crate::vault_fs::{Snapshot, VaultDir};
+use std::io::{Read, Seek};
+
+/// How many times a plan is made again before giving up.
+pub const MAX_TRIES: u32 = 8;
+
+/// One planned file change.
+#[derive(Debug, Clone)]
+pub struct Change {
+    /// Root-relative path.
+    pub rel: String,
+    /// The file as the plan read it (`None`: it did not exist).
+    pub before: Option<Snapshot>,
+    /// The new content.
+    pub after: Vec<u8>,
+}
+
+enum Outcome {
+    Written,
+    /// This file changed under the edit; plan again.
+    Changed(String),
+}
+
+/// Plans with `plan` (which reads through the vault handle) and writes the
+/// changes it returns, planning again from fresh reads whenever a file
+/// changed in between. Returns what the last plan returned.
+pub fn edit<T>(
+    vault: &VaultDir,
+    mut plan: impl FnMut(&VaultDir) -> Result<(T, Vec<Change>)>,
+) -> Result<T> {
+    let mut last = String::new();
+    for _ in 0..MAX_TRIES {
+        let (value, changes) = plan(vault)?;
+        match commit(vault, &changes)? {
+            Outcome::Written => return Ok(value),
+            Outcome::Changed(rel) => last = rel,
+        }
+    }
+    Err(Error::EditRace {
+        path: last,
+        tries: MAX_TRIES,
+    })
+}
+
+/// A temporary file ready to be renamed over its target.
+struct Staged<'a> {
+    change: &'a Change,
+    dir: cap_std::fs::Dir,
+    name: std::ffi::OsString,
+    tmp: std::ffi::OsString,
+    /// The target as it was right before the rename, kept open.
+    held: Option<std::fs::File>,
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        // Removes the temporary file when it was not renamed.
+        let _ = self.dir.remove_file(&self.tmp);
+    }
+}
+
+fn same(before: &Option<Snapshot>, now: &Option<Snapshot>) -> bool {
+    match (before, now) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a.bytes == b.bytes,
+        _ => false,
+    }
+}
+
+/// Writes one batch (steps 1 to 3 above).
+fn commit(vault: &VaultDir, changes: &[Change]) -> Result<Outcome> {
+    let changes: Vec<&Change> = changes
+        .iter()
+        .filter(|c| c.before.as_ref().is_none_or(|b| b.bytes != c.after))
+        .collect();
+    let mut staged = Vec::with_capacity(changes.len());
+    for change in &changes {
+        let (dir, name) = vault
+            .parent(&change.rel, true)?
+            .ok_or_else(|| vault.escape(&change.rel, "its folder cannot be opened"))?;
+        let tmp = crate::vault_fs::write_temp_in(
+            vault,
+            &dir,
+            &name,
+            &change.rel,
+            &change.after,
+            change.before.as_ref(),
+        )?;
+        staged.push(Staged {
+            change,
+            dir,
+            name,
+            tmp,
+            held: None,
+        });
+    }
+    for s in &mut staged {
+        let (now, held) = crate::vault_fs::snapshot_held(vault, &s.dir, &s.name, &s.change.rel)?;
+        if !same(&s.change.before, &now) {
+            return Ok(Outcome::Changed(s.change.rel.clone()));
+        }
+        s.held = held;
+    }
+    // New files first, refusing to replace one created meanwhile.
+    staged.sort_by_key(|s| s.change.before.is_some());
+    let mut written: Vec<usize> = Vec::new();
+    for (i, s) in staged.iter().enumerate() {
+        let renamed = if s.change.before.is_none() {
+            crate::vault_fs::rename_noreplace_in(&s.dir, &s.tmp, &s.name)
+        } else {
+            s.dir.rename(&s.tmp, &s.dir, &s.name)
+        };
+        match renamed {
+            Ok(()) => written.push(i),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                undo(vault, &staged, &written)?;
+                return Ok(Outcome::Changed(s.change.rel.clone()));
+            }
+            Err(e) => {
+                return Err(Error::PartialWrite {
+                    written: written
+                        .iter()
+                        .map(|&j| staged[j].change.rel.clone())
+                        .collect(),
+                    failed: s.change.rel.clone(),
+                    source: e,
+                });
+            }
+        }
+    }
+    for s in &staged {
+        crate::vault_fs::sync_dir_of(&s.dir);
+    }
+    // Step 3: did anyone write to a replaced file between check and rename?
+    let clobbered = staged
+        .iter()
+        .find(|s| lost_bytes(s).is_some())
+        .map(|s| s.change.rel.clone());
+    match clobbered {
+        None => Ok(Outcome::Written),
+        Some(rel) => {
+            undo(vault, &staged, &written)?;
+            Ok(Outcome::Changed(rel))
+        }
+    }
+}
+
+/// The replaced file's content when it no longer matches the plan's read
+/// (another program wrote to it after the check).
+fn lost_bytes(s: &Staged<'_>) -> Option<Vec<u8>> {
+    let (Some(file), Some(before)) = (&s.held, &s.change.before) else {
+        return None;
+    };
+    let mut f = file;
+    let mut now = Vec::new();
+    if f.rewind().is_err() || f.read_to_end(&mut now).is_err() {
+        return None;
+    }
+    (now != before.bytes).then_some(now)
+}
+
+/// Puts back every written file of a batch as it was before (with any
+/// bytes written to it meanwhile); new files are removed.
+fn undo(vault: &VaultDir, staged: &[Staged<'_>], written: &[usize]) -> Result<()> {
+    let mut failed = None;
+    for &i in written {
+        let s = &staged[i];
+        let result = match (&s.change.before, lost_bytes(s)) {
+            (None, _) => s
+                .dir
+                .remove_file(&s.name)
+                .map_err(|e| Error::write(vault.display(&s.change.rel), e)),
+            (Some(before), lost) => {
+                let content = lost.unwrap_or_else(|| before.bytes.clone());
+                crate::vault_fs::write_temp_in(
+                    vault,
+                    &s.dir,
+                    &s.name,
+                    &s.change.rel,
+                    &content,
+                    Some(before),
+                )
+                .and_then(|tmp| {
+                    s.dir
+                        .rename(&tmp, &s.dir, &s.name)
+                        .map_err(|e| Error::write(vault.display(&s.change.rel), e))
+                })
+            }
+        };
+        if let Err(e) = result {
+            failed.get_or_insert((s.change.rel.clone(), e));
+        }
+    }
+    match failed {
+        None => Ok(()),
+        Some((rel, e)) => Err(Error::PartialWrite {
+            written: written
+                .iter()
+                .map(|&j| staged[j].change.rel.clone())
+                .collect(),
+            failed: rel,
+            source: std::io::Error::other(format!(
+                "another program changed it during the write, and putting it back failed: {e}"
+            )),
+        }),
+    }
+}

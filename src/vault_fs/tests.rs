@@ -1,0 +1,160 @@
+use super::*;
+use std::os::unix::fs::symlink;
+
+fn vault() -> (tempfile::TempDir, VaultDir) {
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir(t.path().join("v")).unwrap();
+    let v = VaultDir::open(&t.path().join("v")).unwrap();
+    (t, v)
+}
+
+#[test]
+fn relative_paths_are_checked() {
+    for bad in [
+        "",
+        "/etc/passwd",
+        "../x",
+        "a/../../b",
+        "./a",
+        "a\nb",
+        "a\u{1b}[2Jb",
+    ] {
+        assert!(check_rel(bad).is_err(), "{bad:?}");
+    }
+    for good in ["a", "a/b.md", "dir with space/x.md", "일지/2026.md"] {
+        assert!(check_rel(good).is_ok(), "{good:?}");
+    }
+}
+
+#[test]
+fn links_out_of_the_root_are_an_escape() {
+    let (t, v) = vault();
+    std::fs::write(t.path().join("secret"), "s").unwrap();
+    symlink(t.path().join("secret"), t.path().join("v/link")).unwrap();
+    symlink(t.path(), t.path().join("v/up")).unwrap();
+    for rel in ["link", "up/secret"] {
+        let e = v.read(rel).unwrap_err();
+        assert!(matches!(e, Error::OutsideVault { .. }), "{rel}: {e}");
+        assert_eq!(e.exit_code(), 73);
+    }
+    let e = v.replace("up/new.md", b"x").unwrap_err();
+    assert!(matches!(e, Error::OutsideVault { .. }), "{e}");
+    assert!(!t.path().join("new.md").exists());
+    let e = v.replace("link", b"x").unwrap_err();
+    assert!(matches!(e, Error::OutsideVault { .. }), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("secret")).unwrap(),
+        "s"
+    );
+}
+
+#[test]
+fn links_inside_the_root_are_read() {
+    let (t, v) = vault();
+    std::fs::write(t.path().join("v/a.md"), "a").unwrap();
+    symlink("a.md", t.path().join("v/b.md")).unwrap();
+    assert_eq!(v.read("b.md").unwrap().unwrap(), b"a");
+}
+
+#[test]
+fn hard_linked_files_are_never_written() {
+    let (t, v) = vault();
+    std::fs::write(t.path().join("outside"), "keep").unwrap();
+    std::fs::hard_link(t.path().join("outside"), t.path().join("v/lock")).unwrap();
+    assert!(matches!(
+        v.open_lock("lock").unwrap_err(),
+        Error::OutsideVault { .. }
+    ));
+    assert!(matches!(
+        v.replace("lock", b"x").unwrap_err(),
+        Error::OutsideVault { .. }
+    ));
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("outside")).unwrap(),
+        "keep"
+    );
+}
+
+#[test]
+fn fifos_are_refused_without_blocking() {
+    let (t, v) = vault();
+    let p = std::ffi::CString::new(t.path().join("v/fifo").to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(p.as_ptr(), 0o600) }, 0);
+    assert!(matches!(v.read("fifo").unwrap_err(), Error::Read { .. }));
+}
+
+#[test]
+fn replace_keeps_the_mode_and_leaves_no_temp() {
+    use std::os::unix::fs::PermissionsExt;
+    let (t, v) = vault();
+    let p = t.path().join("v/d/f.md");
+    assert!(v.replace("d/f.md", b"one").unwrap());
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).unwrap();
+    assert!(v.replace("d/f.md", b"two").unwrap());
+    assert!(!v.replace("d/f.md", b"two").unwrap());
+    assert_eq!(
+        std::fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    let names: Vec<_> = std::fs::read_dir(t.path().join("v/d"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("f.md")]);
+}
+
+#[test]
+fn stale_temps_are_cleaned_under_the_lock() {
+    let (t, v) = vault();
+    std::fs::create_dir(t.path().join("v/journal")).unwrap();
+    std::fs::write(t.path().join("v/journal/.2026-05-06.md.aB3xYz.tmp"), "old").unwrap();
+    std::fs::write(
+        t.path()
+            .join("v/journal/.2026-05-06.md.active-status-9-1.tmp"),
+        "old",
+    )
+    .unwrap();
+    std::fs::write(t.path().join("v/journal/keep.md"), "k").unwrap();
+    v.clean_temps_beside("journal/2026-05-06.md");
+    let names: Vec<_> = std::fs::read_dir(t.path().join("v/journal"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("keep.md")]);
+}
+
+#[test]
+fn create_new_takes_the_first_free_name() {
+    let (t, v) = vault();
+    std::fs::create_dir(t.path().join("v/inbox")).unwrap();
+    std::fs::write(t.path().join("v/inbox/a.md"), "taken").unwrap();
+    let rel = v
+        .create_new("inbox", ["a.md".to_string(), "b.md".to_string()], b"new")
+        .unwrap();
+    assert_eq!(rel, "inbox/b.md");
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("v/inbox/a.md")).unwrap(),
+        "taken"
+    );
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("v/inbox/b.md")).unwrap(),
+        "new"
+    );
+    assert_eq!(
+        std::fs::read_dir(t.path().join("v/inbox")).unwrap().count(),
+        2
+    );
+}
+
+#[test]
+fn an_empty_file_left_by_a_failed_run_is_replaced() {
+    let (t, v) = vault();
+    std::fs::write(t.path().join("v/c.toml"), "").unwrap();
+    assert!(v.create_if_missing("c.toml", b"x = 1\n").unwrap());
+    assert!(!v.create_if_missing("c.toml", b"y = 2\n").unwrap());
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("v/c.toml")).unwrap(),
+        "x = 1\n"
+    );
+}
