@@ -73,6 +73,21 @@ pub enum Command {
         after_help = "Examples:\n  active-status route --to project --project wrap-cli add lock timeout\n  active-status route --to journal --project wrap-cli --regen \"retry flaky test\"\n  active-status route --to skip \"rewrite in Go\"\n  echo '[{\"text\":\"x\",\"to\":\"active\",\"project\":\"p\",\"task\":\"t\"}]' | active-status route --from -"
     )]
     Route(RouteArgs),
+    /// Mark an item done: tick its checkboxes, or write a Done entry in the journal
+    #[command(
+        after_help = "Examples:\n  active-status done k3j9qa\n  active-status done \"add lock timeout\" --dry-run\n  active-status done journal/2026-05-06.md:12 --regen"
+    )]
+    Done(ActArgs),
+    /// Cancel an item: `[-]` on its checkboxes, or a Skipped entry in the journal
+    #[command(
+        after_help = "Examples:\n  active-status cancel \"rewrite in Go\"\n  active-status cancel k3j9qa --format json"
+    )]
+    Cancel(ActArgs),
+    /// Defer an item until a date: writes a start date (Tasks 🛫 or Dataview [start::])
+    #[command(
+        after_help = "Examples:\n  active-status defer k3j9qa --until 2026-06-01\n  active-status defer \"port to Windows\" --until 2026-07-01 --dry-run"
+    )]
+    Defer(DeferArgs),
     /// The history of one item: every day and file it appeared in, merges, resolution
     #[command(
         after_help = "Examples:\n  active-status history \"add lock timeout\"\n  active-status history journal/2026-05-06.md:12 --format json"
@@ -169,6 +184,37 @@ pub struct RouteArgs {
         conflicts_with = "from"
     )]
     pub text: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ActArgs {
+    /// The item: its ID, its path:line, or a text that matches exactly one open item
+    #[arg(value_name = "ITEM", required = true)]
+    pub item: Vec<String>,
+    /// Date of a Done/Skipped journal entry and of ✅/❌ fields (default: today)
+    #[arg(long, value_name = "D")]
+    pub date: Option<String>,
+    /// Print the edits as a diff and write nothing (takes no lock)
+    #[arg(long, conflicts_with = "regen")]
+    pub dry_run: bool,
+    /// Regenerate the dashboard while still holding the lock
+    #[arg(long)]
+    pub regen: bool,
+    /// Fail at once (exit 75) when another run holds the lock
+    #[arg(long)]
+    pub no_wait: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct DeferArgs {
+    /// The start date: the item is deferred until then (YYYY-MM-DD)
+    #[arg(long, value_name = "DATE", required = true)]
+    pub until: String,
+    #[command(flatten)]
+    pub act: ActArgs,
 }
 
 #[derive(Debug, Args)]

@@ -10,6 +10,17 @@ use crate::normalize::normalize;
 /// How many candidates an ambiguity error lists.
 const SHOWN_CANDIDATES: usize = 10;
 
+/// Shortest text looked up as a part of an item's text.
+const MIN_PART: usize = 4;
+
+/// Whether `part` occurs in `text` starting and ending on word boundaries.
+fn contains_words(text: &str, part: &str) -> bool {
+    let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    text.match_indices(part).any(|(at, _)| {
+        boundary(text[..at].chars().next_back()) && boundary(text[at + part.len()..].chars().next())
+    })
+}
+
 /// `path:line` when the query has that shape.
 fn as_place(query: &str) -> Option<(&str, u32)> {
     let (path, line) = query.rsplit_once(':')?;
@@ -44,7 +55,7 @@ pub fn describe(merged: &Merged, ids: &[String], cluster: usize) -> String {
         "{} [{}] {} ({}:{})",
         ids[cluster],
         c.project.as_deref().unwrap_or("untagged"),
-        rep.text,
+        crate::text::escape_controls(&rep.text),
         rep.loc.path,
         rep.loc.line
     )
@@ -145,8 +156,9 @@ pub fn find_open(merged: &Merged, query: &str, threshold: f64) -> Result<usize> 
     if let Some(found) = pick(merged, &ids, query, hits)? {
         return Ok(found);
     }
-    // Then a part of the text: "lock timeout" for "add lock timeout to route".
-    if norm.chars().count() >= 3 {
+    // Then a part of the text, whole words of at least 4 characters in all:
+    // "lock timeout" for "add lock timeout to route" (never "the").
+    if norm.chars().count() >= MIN_PART {
         let part: Vec<usize> = merged
             .clusters
             .iter()
@@ -155,7 +167,7 @@ pub fn find_open(merged: &Merged, query: &str, threshold: f64) -> Result<usize> 
             .filter(|(_, c)| {
                 c.members
                     .iter()
-                    .any(|&m| merged.items[m].norm.contains(&norm))
+                    .any(|&m| contains_words(&merged.items[m].norm, &norm))
             })
             .map(|(i, _)| i)
             .collect();
@@ -172,6 +184,14 @@ pub fn find_open(merged: &Merged, query: &str, threshold: f64) -> Result<usize> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parts_are_whole_words() {
+        assert!(contains_words("add lock timeout to route", "lock timeout"));
+        assert!(contains_words("add lock timeout", "add"));
+        assert!(!contains_words("add lock timeouts", "lock timeout"));
+        assert!(!contains_words("unlock it", "lock"));
+    }
 
     #[test]
     fn places() {

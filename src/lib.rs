@@ -6,6 +6,7 @@
 //! ranks and caps → [`report`] shapes the result → [`render`] writes the
 //! dashboard with Tera → [`write`] replaces it atomically under the [`lock`].
 
+pub mod act;
 pub mod cas;
 pub mod cli;
 pub mod clock;
@@ -21,6 +22,7 @@ pub mod lock;
 pub mod merge;
 pub mod normalize;
 pub mod parse;
+pub mod pipeline;
 pub mod privacy;
 pub mod render;
 pub mod report;

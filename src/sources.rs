@@ -141,8 +141,11 @@ fn apply_rules(
             _ => entry.role == Some(Role::Next),
         };
         let resolves = match kind {
+            // A skip record closes the follow-up it names, like a done entry
+            // (`cancel` writes one for items without a checkbox).
             SourceKind::JournalNext => {
-                (entry.role == Some(Role::Next) && done) || entry.role == Some(Role::Done)
+                (entry.role == Some(Role::Next) && done)
+                    || matches!(entry.role, Some(Role::Done | Role::Skipped))
             }
             SourceKind::ActiveTodos => entry.check.has_box() && done,
             _ => done,

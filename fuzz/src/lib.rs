@@ -291,7 +291,7 @@ fn route_check(data: &[u8], idempotent: bool) {
 fn route_into(root: &Path, body: &str, e: &route::Checked, idempotent: bool) {
     let cfg = Config::default();
     let rel = match e.to {
-        Dest::Journal | Dest::Skip | Dest::Goal => "journal/2026-05-06.md",
+        Dest::Journal | Dest::Skip | Dest::Goal | Dest::Done => "journal/2026-05-06.md",
         Dest::Project => "projects/wrap-cli/todos.md",
         Dest::Active => "projects/wrap-cli/actives/lock-timeout/todos.md",
     };

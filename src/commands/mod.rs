@@ -1,6 +1,7 @@
 //! One function per subcommand; `run` dispatches. Everything here is glue
 //! between the command line and the library modules.
 
+mod act;
 mod config_cmd;
 mod extract;
 mod history;
@@ -72,6 +73,19 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Route(args) => {
             let ctx = Ctx::load(&cli)?;
             route::route(&ctx, args)
+        }
+        Command::Done(args) => {
+            let ctx = Ctx::load(&cli)?;
+            act::act(&ctx, args, crate::act::Action::Done)
+        }
+        Command::Cancel(args) => {
+            let ctx = Ctx::load(&cli)?;
+            act::act(&ctx, args, crate::act::Action::Cancel)
+        }
+        Command::Defer(args) => {
+            let ctx = Ctx::load(&cli)?;
+            let until = act::parse_date(&args.until)?;
+            act::act(&ctx, &args.act, crate::act::Action::Defer { until })
         }
         Command::History(args) => {
             let ctx = Ctx::load(&cli)?;

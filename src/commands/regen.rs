@@ -4,25 +4,22 @@ use super::{Ctx, print_json};
 use crate::cli::{Format, RegenArgs};
 use crate::error::{Result, exit};
 use crate::lock::{LockOptions, with_lock};
-use crate::render::{render, template_source};
-use crate::report::{Report, analyze, build};
+use crate::render::template_source;
+use crate::report::Report;
 use crate::vault_fs::VaultDir;
-use crate::write::{current, is_current, write_dashboard};
+use crate::write::{current, is_current};
 use std::time::Duration;
 
 /// Scans, merges and renders; returns the report and the dashboard bytes.
 fn produce(ctx: &Ctx, template: &str) -> Result<(Report, String)> {
-    let analysis = analyze(&ctx.root, &ctx.cfg)?;
-    let report = build(&analysis, &ctx.cfg);
-    let started = std::time::Instant::now();
-    let text = render(&report, template, &ctx.cfg)?;
+    let (report, text, [scan, merge, render]) =
+        crate::pipeline::produce(&ctx.root, &ctx.cfg, template)?;
     if ctx.verbose >= 2 {
-        let [scan, merge] = analysis.timings;
         eprintln!(
             "timings: scan {:.1} ms, merge {:.1} ms, render {:.1} ms",
             scan.as_secs_f64() * 1e3,
             merge.as_secs_f64() * 1e3,
-            started.elapsed().as_secs_f64() * 1e3
+            render.as_secs_f64() * 1e3
         );
     }
     Ok((report, text))
@@ -76,7 +73,9 @@ pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
         no_wait: args.no_wait,
         announce: !ctx.quiet,
     };
-    let report = with_lock(&opts, || regen_locked(ctx, &template))?;
+    let report = with_lock(&opts, || {
+        crate::pipeline::regenerate(&ctx.root, &ctx.cfg, &template)
+    })?;
     let status = if report.written {
         "written"
     } else {
@@ -84,16 +83,6 @@ pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
     };
     emit(ctx, &report, args.format, status)?;
     Ok(exit::OK)
-}
-
-/// The part of `regen` that runs under the lock; also used by `route --regen`.
-pub fn regen_locked(ctx: &Ctx, template: &str) -> Result<Report> {
-    let vault = VaultDir::open(&ctx.root)?;
-    let (mut report, text) = produce(ctx, template)?;
-    let written = write_dashboard(&vault, &ctx.cfg.output, text.as_bytes())?;
-    report.written = written;
-    report.changed = written;
-    Ok(report)
 }
 
 pub fn audit(ctx: &Ctx, format: Format) -> Result<i32> {

@@ -74,7 +74,7 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
         let results = route_batch(&vault, &ctx.cfg, &known, &checked)?;
         let regen = template
             .as_ref()
-            .map(|t| super::regen::regen_locked(ctx, t));
+            .map(|t| crate::pipeline::regenerate(&ctx.root, &ctx.cfg, t));
         Ok((results, regen))
     })?;
     match args.format {

@@ -26,6 +26,7 @@ fn journal_shape(cfg: &Config, to: Dest) -> (Role, String) {
             first(&cfg.skipped_headings, "Skipped follow-ups"),
         ),
         Dest::Goal => (Role::Goal, first(&cfg.goal_headings, "Goal")),
+        Dest::Done => (Role::Done, first(&cfg.done_headings, "Done")),
         _ => (Role::Next, first(&cfg.next_headings, "Next")),
     }
 }
@@ -41,6 +42,7 @@ fn already_present(
     let role = match e.to {
         Dest::Skip => Some(Role::Skipped),
         Dest::Goal => Some(Role::Goal),
+        Dest::Done => Some(Role::Done),
         Dest::Active => None,
         Dest::Journal | Dest::Project => Some(Role::Next),
     };
@@ -87,7 +89,9 @@ struct Located {
 fn locate(vault: &VaultDir, cfg: &Config, e: &Checked) -> Result<Located> {
     let root = vault.root();
     let (rel, fresh) = match e.to {
-        Dest::Journal | Dest::Skip | Dest::Goal => journal_file_for(root, cfg, e.date)?,
+        Dest::Journal | Dest::Skip | Dest::Goal | Dest::Done => {
+            journal_file_for(root, cfg, e.date)?
+        }
         Dest::Project => {
             let p = e.project.as_deref().unwrap_or_default();
             let rel = format!("{}/{p}/{}", cfg.projects_dir, cfg.project_todos);
@@ -173,7 +177,7 @@ impl Plan {
             });
         }
         let ins = match e.to {
-            Dest::Journal | Dest::Skip | Dest::Goal => {
+            Dest::Journal | Dest::Skip | Dest::Goal | Dest::Done => {
                 let (role, sub) = journal_shape(cfg, e.to);
                 let line = match &e.project {
                     Some(p) => format!("- ({p}) {}", e.text),
@@ -196,6 +200,36 @@ impl Plan {
             status: Status::Added,
             shift: Some((ins.first_line, ins.added_lines)),
         })
+    }
+
+    /// Replaces the planned content of the existing file `rel` (read
+    /// through the vault handle the first time) with what `edit` makes of
+    /// it, given the file's snapshot: the in-place edits of `done`, `cancel`
+    /// and `defer`, written with routes through [`crate::cas::edit`].
+    pub fn edit(
+        &mut self,
+        vault: &VaultDir,
+        rel: &str,
+        edit: impl FnOnce(&Snapshot, &str) -> Result<String>,
+    ) -> Result<()> {
+        let (snap, text) = match self.files.get(rel) {
+            Some((Some(snap), content)) => (snap.clone(), content.clone()),
+            _ => {
+                let snap = vault.snapshot(rel)?.ok_or_else(|| {
+                    Error::read(
+                        vault.display(rel),
+                        std::io::Error::from(std::io::ErrorKind::NotFound),
+                    )
+                })?;
+                let text = String::from_utf8(snap.bytes.clone()).map_err(|_| Error::NotUtf8 {
+                    path: rel.to_string(),
+                })?;
+                (snap, text)
+            }
+        };
+        let new = edit(&snap, &text)?;
+        self.files.insert(rel.to_string(), (Some(snap), new));
+        Ok(())
     }
 
     /// The file changes this plan makes, for [`crate::cas::edit`].
@@ -226,6 +260,7 @@ fn verify(
     let role = match e.to {
         Dest::Skip => Some(Role::Skipped),
         Dest::Goal => Some(Role::Goal),
+        Dest::Done => Some(Role::Done),
         Dest::Active => None,
         Dest::Journal | Dest::Project => Some(Role::Next),
     };

@@ -24,6 +24,8 @@ pub enum Dest {
     Active,
     Skip,
     Goal,
+    /// A done entry in the journal: resolves matching items dated that day or before.
+    Done,
 }
 
 /// One entry of `route --from` (or the single-entry command line form).
@@ -205,6 +207,7 @@ pub fn dest_name(d: Dest) -> &'static str {
         Dest::Active => "active",
         Dest::Skip => "skip",
         Dest::Goal => "goal",
+        Dest::Done => "done",
     }
 }
 

@@ -1,6 +1,7 @@
 //! All integration tests in one binary (one link step instead of fourteen).
 //! See tests/README.md for where a test goes.
 
+mod act;
 mod cli;
 mod common;
 mod extract;

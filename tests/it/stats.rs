@@ -254,12 +254,25 @@ fn history_by_place_and_unknown_or_ambiguous_items() {
         err.contains("no open item matches \"no such thing at all\""),
         "{err}"
     );
-    let out = v.cmd().args(["history", "the"]).output().unwrap();
+    let v = weeks_vault().file(
+        "projects/wrap-cli/actives/docs/todos.md",
+        "- [ ] update the docs for route\n- [ ] update the docs for regen\n",
+    );
+    let out = v
+        .cmd()
+        .args(["history", "update the docs"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(65));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("\"the\" matches 2 open items"), "{err}");
     assert!(
-        err.contains("[wrap-cli] publish the crate (journal/2026-05-06.md:8)"),
+        err.contains("\"update the docs\" matches 2 open items"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "[wrap-cli] update the docs for route (projects/wrap-cli/actives/docs/todos.md:1)"
+        ),
         "{err}"
     );
 }

@@ -1,0 +1,85 @@
+//! `done`, `cancel` and `defer`: find the item, plan the edits, write them
+//! under the lock (or print them as a diff with `--dry-run`).
+
+use super::{Ctx, print_json};
+use crate::act::{Action, plan_action, run_action};
+use crate::cli::{ActArgs, Format};
+use crate::error::{Error, Result, exit};
+use crate::lock::{LockOptions, with_lock};
+use crate::vault_fs::VaultDir;
+use jiff::civil::Date;
+use std::time::Duration;
+
+pub fn parse_date(d: &str) -> Result<Date> {
+    d.parse().map_err(|e: jiff::Error| Error::BadDate {
+        value: d.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+pub fn act(ctx: &Ctx, args: &ActArgs, action: Action) -> Result<i32> {
+    let query = args.item.join(" ");
+    let date = match &args.date {
+        Some(d) => parse_date(d)?,
+        None => jiff::Zoned::now().date(),
+    };
+    let vault = VaultDir::open(&ctx.root)?;
+    if args.dry_run {
+        let (acted, changes) = plan_action(&vault, &ctx.cfg, &query, action, date)?;
+        match args.format {
+            Format::Json => print_json(&acted)?,
+            Format::Text if !ctx.quiet => {
+                print!("{}", crate::act::text(&acted));
+                print!("{}", crate::act::diff(&changes));
+            }
+            Format::Text => {}
+        }
+        return Ok(exit::OK);
+    }
+    let opts = LockOptions {
+        root: ctx.root.clone(),
+        path: ctx.root.join(&ctx.cfg.lock_path),
+        timeout: Duration::try_from_secs_f64(ctx.cfg.lock_timeout_secs).unwrap_or(Duration::MAX),
+        no_wait: args.no_wait,
+        announce: !ctx.quiet,
+    };
+    let template = if args.regen {
+        Some(crate::render::template_source(&ctx.root, &ctx.cfg)?)
+    } else {
+        None
+    };
+    let (acted, regen) = with_lock(&opts, || {
+        let acted = run_action(&vault, &ctx.cfg, &query, action, date)?;
+        let regen = template
+            .as_ref()
+            .map(|t| crate::pipeline::regenerate(&ctx.root, &ctx.cfg, t));
+        Ok((acted, regen))
+    })?;
+    match args.format {
+        Format::Json => print_json(&acted)?,
+        Format::Text if !ctx.quiet => print!("{}", crate::act::text(&acted)),
+        Format::Text => {}
+    }
+    match regen {
+        Some(Err(e)) => {
+            eprintln!(
+                "active-status: {}: the changes above were written; regenerating the dashboard failed:",
+                acted.action
+            );
+            return Err(e);
+        }
+        Some(Ok(report)) if !ctx.quiet => {
+            let status = if report.written {
+                "written"
+            } else {
+                "unchanged"
+            };
+            eprintln!(
+                "{}: {status} ({} open, {} shown)",
+                report.output, report.audit.open, report.audit.shown
+            );
+        }
+        _ => {}
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,427 @@
+//! `done`, `cancel`, `defer`: in-place, byte-preserving edits of the item's
+//! sources, under the lock; a Done or Skipped journal entry for items
+//! without a checkbox.
+
+use crate::common::{Vault, wait_deadline};
+use serde_json::json;
+use std::time::Duration;
+
+const TODOS: &str = "# wrap-cli\n\n## Next Session\n\n- [ ] port to Windows\n- [ ] add lock timeout\n\nNotes stay as they are.\n";
+
+fn vault() -> Vault {
+    Vault::new()
+        .project("wrap-cli")
+        .file("projects/wrap-cli/todos.md", TODOS)
+        .file(
+            "journal/2026-05-05.md",
+            "# 2026-05-05\n\n## Session: lock (wrap-cli)\n\n### Next\n\n- retry the flaky test\n- publish the crate\n",
+        )
+        .file(
+            "journal/2026-05-06.md",
+            "# 2026-05-06\n\n## Session: lock (wrap-cli)\n\n### Next\n\n- retry the flaky test\n",
+        )
+}
+
+fn id_of(v: &Vault, text: &str) -> String {
+    let list = v.json(&["list", "--format", "json"]);
+    list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["text"] == text)
+        .unwrap_or_else(|| panic!("{text} not open"))["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Every file of the vault with its bytes (the lock folder left out).
+fn snapshot(v: &Vault) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(v.path())
+        .into_iter()
+        .flatten()
+        .filter(|e| {
+            e.file_type().is_file() && !e.path().to_string_lossy().contains("/.agents/locks")
+        })
+        .map(|e| {
+            (
+                e.path()
+                    .strip_prefix(v.path())
+                    .unwrap()
+                    .display()
+                    .to_string(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Runs a command that must succeed.
+fn ok(v: &Vault, args: &[&str]) -> String {
+    let out = v.cmd().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn done_by_id_ticks_the_checkbox_and_changes_nothing_else() {
+    let v = vault();
+    let id = id_of(&v, "port to Windows");
+    let out = v.json(&["done", &id, "--format", "json"]);
+    assert_eq!(
+        out,
+        json!({"schema": 1, "action": "done", "id": id, "text": "port to Windows", "project": "wrap-cli",
+               "until": null, "changes": [{"path": "projects/wrap-cli/todos.md", "line": 5, "change": "ticked"}],
+               "written": true})
+    );
+    assert_eq!(
+        v.read("projects/wrap-cli/todos.md"),
+        TODOS.replace("- [ ] port to Windows", "- [x] port to Windows")
+    );
+    assert!(!v.open_texts().contains(&"port to Windows".to_string()));
+}
+
+#[test]
+fn done_without_checkbox_writes_a_done_entry_that_resolves_every_day() {
+    let v = vault();
+    let out = v
+        .cmd()
+        .args(["done", "retry the flaky test", "--date", "2026-05-07"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = String::from_utf8(out.stdout).unwrap();
+    assert!(id.starts_with("done: "), "{id}");
+    assert!(
+        id.ends_with(" [wrap-cli] retry the flaky test\n  done entry journal/2026-05-07.md:6\n"),
+        "{id}"
+    );
+    assert_eq!(
+        v.read("journal/2026-05-07.md"),
+        "# 2026-05-07\n\n## Session: follow-ups (wrap-cli)\n\n### Done\n- (wrap-cli) retry the flaky test\n"
+    );
+    // Both earlier journal items are resolved; the journals are untouched.
+    assert_eq!(
+        v.open_texts(),
+        vec!["port to Windows", "add lock timeout", "publish the crate"]
+    );
+    assert!(
+        v.read("journal/2026-05-06.md")
+            .ends_with("- retry the flaky test\n")
+    );
+}
+
+#[test]
+fn done_adds_the_done_date_when_the_file_uses_tasks_metadata() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        "## Next Session\n\n- [ ] ship it 📅 2026-05-10\n- [ ] write docs ^blk1\n",
+    );
+    ok(&v, &["done", "ship it", "--date", "2026-05-07"]);
+    ok(&v, &["done", "write docs", "--date", "2026-05-08"]);
+    assert_eq!(
+        v.read("projects/p/todos.md"),
+        "## Next Session\n\n- [x] ship it 📅 2026-05-10 ✅ 2026-05-07\n- [x] write docs ✅ 2026-05-08 ^blk1\n"
+    );
+}
+
+#[test]
+fn cancel_marks_checkboxes_and_records_plain_items_as_skipped() {
+    let v = vault();
+    ok(&v, &["cancel", "add lock timeout"]);
+    assert!(
+        v.read("projects/wrap-cli/todos.md")
+            .contains("- [-] add lock timeout\n")
+    );
+    let out = v
+        .cmd()
+        .args([
+            "cancel",
+            "publish the crate",
+            "--date",
+            "2026-05-06",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let acted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        acted["changes"],
+        json!([{"path": "journal/2026-05-06.md", "line": 10, "change": "skip_entry"}])
+    );
+    assert_eq!(
+        v.read("journal/2026-05-06.md"),
+        "# 2026-05-06\n\n## Session: lock (wrap-cli)\n\n### Next\n\n- retry the flaky test\n\n### Skipped follow-ups\n- (wrap-cli) publish the crate\n"
+    );
+    assert_eq!(
+        v.open_texts(),
+        vec!["retry the flaky test", "port to Windows"]
+    );
+    let r = v.report();
+    assert_eq!(
+        r["audit"]["potentially_lost"],
+        json!([{"path": "journal/2026-05-06.md", "line": 10, "text": "publish the crate", "project": "wrap-cli"}])
+    );
+}
+
+#[test]
+fn defer_writes_a_start_date_in_the_file_style() {
+    let v = vault().project("q").file(
+        "projects/q/todos.md",
+        "## Next Session\n\n- [ ] tidy [due:: 2026-06-01]\n- [ ] later 🛫 2026-05-20\n",
+    );
+    ok(&v, &["defer", "port to Windows", "--until", "2026-06-01"]);
+    assert!(
+        v.read("projects/wrap-cli/todos.md")
+            .contains("- [ ] port to Windows 🛫 2026-06-01\n")
+    );
+    ok(&v, &["defer", "tidy", "--until", "2026-07-01"]);
+    ok(&v, &["defer", "later", "--until", "2026-08-01"]);
+    assert_eq!(
+        v.read("projects/q/todos.md"),
+        "## Next Session\n\n- [ ] tidy [due:: 2026-06-01] [start:: 2026-07-01]\n- [ ] later 🛫 2026-08-01\n"
+    );
+    // Every open member of the cluster, on every day it was written.
+    let out = v.json(&[
+        "defer",
+        "retry the flaky test",
+        "--until",
+        "2026-06-01",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out["until"], "2026-06-01");
+    assert_eq!(out["changes"].as_array().unwrap().len(), 2);
+    assert!(
+        v.read("journal/2026-05-05.md")
+            .contains("- retry the flaky test 🛫 2026-06-01\n")
+    );
+    assert!(
+        v.read("journal/2026-05-06.md")
+            .contains("- retry the flaky test 🛫 2026-06-01\n")
+    );
+    let bad = v
+        .cmd()
+        .args(["defer", "later", "--until", "next week"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(65));
+}
+
+#[test]
+fn ambiguous_text_lists_candidates_and_writes_nothing() {
+    let v = vault().file(
+        "projects/wrap-cli/actives/docs/todos.md",
+        "- [ ] update the docs for route\n- [ ] update the docs for regen\n",
+    );
+    let before = snapshot(&v);
+    let out = v.cmd().args(["done", "update the docs"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(65));
+    let err = stderr(&out);
+    assert!(
+        err.contains("\"update the docs\" matches 2 open items:"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "[wrap-cli] update the docs for route (projects/wrap-cli/actives/docs/todos.md:1)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "[wrap-cli] update the docs for regen (projects/wrap-cli/actives/docs/todos.md:2)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("hint: name one by its ID, its path:line or a longer text"),
+        "{err}"
+    );
+    assert_eq!(snapshot(&v), before);
+    // A short word is never looked up as a part of a text.
+    let out = v.cmd().args(["done", "the"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(65));
+    assert!(
+        stderr(&out).contains("no open item matches \"the\""),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(snapshot(&v), before);
+    // A path:line names it exactly.
+    ok(&v, &["done", "projects/wrap-cli/actives/docs/todos.md:2"]);
+    assert_eq!(
+        v.read("projects/wrap-cli/actives/docs/todos.md"),
+        "- [ ] update the docs for route\n- [x] update the docs for regen\n"
+    );
+}
+
+#[test]
+fn an_id_that_no_longer_exists_is_refused() {
+    let v = vault();
+    let id = id_of(&v, "port to Windows");
+    ok(&v, &["done", &id]);
+    let before = snapshot(&v);
+    let out = v.cmd().args(["done", &id]).output().unwrap();
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("no open item matches {id:?}")),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(snapshot(&v), before);
+    let out = v
+        .cmd()
+        .args(["cancel", "nothing like this at all"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(65));
+}
+
+#[test]
+fn a_read_only_file_is_refused_with_nothing_written() {
+    use std::os::unix::fs::PermissionsExt;
+    let v = vault();
+    let path = v.join("projects/wrap-cli/todos.md");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let before = snapshot(&v);
+    let out = v.cmd().args(["done", "port to Windows"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(73), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "cannot write projects/wrap-cli/todos.md: the file is read-only; nothing was written"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(snapshot(&v), before);
+}
+
+#[test]
+fn crlf_files_keep_their_line_endings() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        "## Next Session\r\n\r\n- [ ] one\r\n- [ ] two\r\n",
+    );
+    ok(&v, &["done", "two"]);
+    ok(&v, &["defer", "one", "--until", "2026-06-01"]);
+    assert_eq!(
+        v.read("projects/p/todos.md"),
+        "## Next Session\r\n\r\n- [ ] one 🛫 2026-06-01\r\n- [x] two\r\n"
+    );
+}
+
+#[test]
+fn dry_run_prints_a_diff_and_writes_nothing() {
+    let v = vault();
+    let before = snapshot(&v);
+    let out = v
+        .cmd()
+        .args(["done", "port to Windows", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("done (dry run): "), "{text}");
+    assert!(
+        text.contains(
+            "--- a/projects/wrap-cli/todos.md\n+++ b/projects/wrap-cli/todos.md\n@@ -3,5 +3,5 @@\n ## Next Session\n \n-- [ ] port to Windows\n+- [x] port to Windows\n"
+        ),
+        "{text}"
+    );
+    let out = v
+        .cmd()
+        .args([
+            "cancel",
+            "publish the crate",
+            "--dry-run",
+            "--date",
+            "2026-05-09",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("+++ b/journal/2026-05-09.md\n"), "{text}");
+    let json = v.json(&[
+        "defer",
+        "publish the crate",
+        "--until",
+        "2026-06-01",
+        "--dry-run",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json["written"], false);
+    assert_eq!(snapshot(&v), before);
+}
+
+#[test]
+fn regen_updates_the_dashboard_under_the_same_lock() {
+    let v = vault();
+    v.json(&["regen", "--format", "json"]);
+    assert!(v.read("ACTIVE-STATUS.md").contains("port to Windows"));
+    let out = v
+        .cmd()
+        .args(["done", "port to Windows", "--regen"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ACTIVE-STATUS.md: written (3 open, 3 shown)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!v.read("ACTIVE-STATUS.md").contains("port to Windows"));
+}
+
+#[test]
+fn a_concurrent_route_into_the_same_file_loses_nothing() {
+    let v = vault();
+    let routed = [
+        "write the changelog",
+        "bump the version",
+        "tag the release",
+        "announce on the forum",
+    ];
+    for (n, text) in routed.iter().enumerate() {
+        let mut route = v.process();
+        route.args(["route", "--to", "project", "--project", "wrap-cli", text]);
+        let mut done = v.process();
+        let target = if n % 2 == 0 {
+            "port to Windows"
+        } else {
+            "add lock timeout"
+        };
+        let verb = if n < 2 { "defer" } else { "done" };
+        done.arg(verb).arg(target).args(["--date", "2026-05-07"]);
+        if verb == "defer" {
+            done.args(["--until", &format!("2026-06-0{}", n + 1)]);
+        }
+        let mut a = route.stdout(std::process::Stdio::null()).spawn().unwrap();
+        let mut b = done.stdout(std::process::Stdio::null()).spawn().unwrap();
+        assert!(wait_deadline(&mut a, Duration::from_secs(60), "route").success());
+        assert!(wait_deadline(&mut b, Duration::from_secs(60), verb).success());
+    }
+    let todos = v.read("projects/wrap-cli/todos.md");
+    for text in routed {
+        assert!(todos.contains(&format!("- [ ] {text}\n")), "{todos}");
+    }
+    // The file uses Tasks metadata once deferred, so `done` adds the date.
+    assert!(
+        todos.contains("- [x] port to Windows 🛫 2026-06-01 ✅ 2026-05-07\n"),
+        "{todos}"
+    );
+    assert!(
+        todos.contains("- [x] add lock timeout 🛫 2026-06-02 ✅ 2026-05-07\n"),
+        "{todos}"
+    );
+    assert!(todos.contains("\nNotes stay as they are.\n"), "{todos}");
+}
