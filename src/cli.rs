@@ -138,12 +138,39 @@ pub struct InitArgs {
 
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
-    /// Transcript file: Claude Code JSONL, Codex JSONL or plain text
-    #[arg(long, value_name = "FILE")]
-    pub transcript: PathBuf,
+    /// Transcript file: Claude Code JSONL, Codex JSONL, JSON, Markdown or plain text
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "sweep",
+        conflicts_with = "sweep"
+    )]
+    pub transcript: Option<PathBuf>,
+    /// Read every session in the default transcript folders (~/.claude/projects, $CLAUDE_CONFIG_DIR, ~/.config/claude/projects, ~/.codex/sessions)
+    #[arg(long)]
+    pub sweep: bool,
+    /// With --sweep: only sessions changed since this age (7d, 12h) or date (YYYY-MM-DD)
+    #[arg(long, value_name = "AGE|DATE", requires = "sweep")]
+    pub since: Option<String>,
+    /// With --sweep: only sessions whose working folder names this project
+    #[arg(long, value_name = "P", requires = "sweep")]
+    pub project: Option<String>,
+    /// With --sweep: write each session's new orphans to the inbox (idempotent)
+    #[arg(long, requires = "sweep")]
+    pub capture: bool,
+    /// How to read the transcript: auto-detect, or plain text whatever it holds
+    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    pub input_format: InputFormat,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// How `extract` reads a transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputFormat {
+    Auto,
+    Text,
 }
 
 #[derive(Debug, Args)]
@@ -255,6 +282,11 @@ pub enum HookEvent {
         after_help = "Examples:\n  echo '{\"transcript_path\":\"/tmp/s.jsonl\",\"cwd\":\"/home/me/kb/projects/wrap-cli\",\"session_id\":\"abc123\"}' | active-status hook pre-compact"
     )]
     PreCompact,
+    /// Capture the transcript's orphan follow-ups when the session ends (/clear, logout, exit)
+    #[command(
+        after_help = "Examples:\n  echo '{\"transcript_path\":\"/tmp/s.jsonl\",\"cwd\":\"/home/me/kb\",\"session_id\":\"abc123\",\"reason\":\"clear\"}' | active-status hook session-end"
+    )]
+    SessionEnd,
 }
 
 #[derive(Debug, Args)]

@@ -233,6 +233,18 @@ pub enum Error {
         field: &'static str,
     },
 
+    // ---- transcripts ----
+    /// A JSON transcript whose records are neither Claude Code nor Codex.
+    TranscriptNotRecognised {
+        path: PathBuf,
+        line: usize,
+    },
+    /// A transcript that is not a regular file, or is larger than the cap.
+    TranscriptRefused {
+        path: PathBuf,
+        reason: String,
+    },
+
     // ---- init ----
     /// A path with a control character would go into a git hook or rule.
     UnsafeName {
@@ -285,6 +297,8 @@ impl Error {
             | WouldNotParseBack { .. }
             | HookInput { .. }
             | HookField { .. }
+            | TranscriptNotRecognised { .. }
+            | TranscriptRefused { .. }
             | NoSuchItem { .. }
             | AmbiguousItem { .. }
             | EditRefused { .. }
@@ -319,6 +333,7 @@ impl Error {
                 "set `output` to another file, or delete this one if it really is an old dashboard"
             }
             EditRace { .. } => "close the editor or wait for the other writer, then run again",
+            TranscriptNotRecognised { .. } => "pass `--input-format text` to read it as plain text",
             _ => return None,
         })
     }
@@ -457,6 +472,14 @@ impl Error {
                 f,
                 "{value:?} holds the control character U+{ch:04X}; refusing to write it into {target}"
             ),
+            TranscriptNotRecognised { path, line } => write!(
+                f,
+                "{}: format not recognised: its JSON records (from line {line}) are neither Claude Code nor Codex",
+                path.display()
+            ),
+            TranscriptRefused { path, reason } => {
+                write!(f, "{}: refused: {reason}", path.display())
+            }
             GitUnavailable { source } => write!(f, "cannot run git: {source}"),
             GitFailed { args, dir, stderr } => write!(
                 f,
@@ -710,6 +733,21 @@ mod tests {
                 },
                 65,
                 "\"a\\nb\" holds the control character U+000A; refusing to write it into a git hook",
+                Error::TranscriptNotRecognised {
+                    path: "t.jsonl".into(),
+                    line: 2,
+                },
+                65,
+                "t.jsonl: format not recognised: its JSON records (from line 2) are neither Claude Code nor Codex\n\
+                 hint: pass `--input-format text` to read it as plain text",
+            ),
+            (
+                Error::TranscriptRefused {
+                    path: "/dev/zero".into(),
+                    reason: "not a regular file".into(),
+                },
+                65,
+                "/dev/zero: refused: not a regular file",
             ),
             (
                 Error::GitUnavailable { source: io() },

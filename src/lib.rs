@@ -8,6 +8,7 @@
 
 pub mod act;
 pub mod cas;
+pub mod capture;
 pub mod cli;
 pub mod clock;
 pub mod commands;
@@ -15,6 +16,7 @@ pub mod config;
 pub mod discover;
 pub mod error;
 pub mod find;
+pub mod followups;
 pub mod history;
 pub mod item;
 pub mod item_id;
@@ -30,6 +32,7 @@ pub mod route;
 pub mod scan;
 pub mod sources;
 pub mod stats;
+pub mod sweep;
 pub mod task_meta;
 pub mod text;
 pub mod transcript;

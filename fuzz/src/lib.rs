@@ -9,7 +9,6 @@ use active_status::normalize::normalize;
 use active_status::parse::{HeadingMatcher, parse_document};
 use active_status::privacy::redact;
 use active_status::route::{self, Dest, RouteEntry, Status};
-use std::io::Cursor;
 use std::path::Path;
 
 /// A string that must never leave a `<private>…</private>` span.
@@ -144,8 +143,16 @@ fn transcript_lines(data: &[u8]) -> usize {
 pub fn check_transcript(data: &[u8]) {
     let data = clip(data);
     let keywords = Config::default().keywords;
-    let ex = active_status::transcript::extract(Cursor::new(data), &keywords)
-        .expect("an in-memory read cannot fail");
+    let opts = active_status::transcript::Options {
+        keywords: keywords.clone(),
+        max_line_chars: 400,
+        max_bytes: u64::MAX,
+        force_text: false,
+    };
+    let Ok(ex) = active_status::transcript::extract_bytes(data, &opts) else {
+        // A JSON file of an unknown shape is refused, not misread.
+        return;
+    };
     let lines = transcript_lines(data);
     assert!(
         ex.skipped_lines <= lines,
@@ -160,18 +167,17 @@ pub fn check_transcript(data: &[u8]) {
             ex.candidates.len()
         );
     }
-    let mut prev = 0;
     for c in &ex.candidates {
         assert!(
             (1..=lines).contains(&c.line),
             "candidate line {} outside 1..={lines}: {c:?}",
             c.line
         );
-        assert!(c.line >= prev, "candidates out of line order: {c:?}");
-        prev = c.line;
         assert!(!c.text.is_empty(), "empty candidate: {c:?}");
         assert!(!c.text.contains('\n'), "candidate spans lines: {c:?}");
-        assert!(keywords.contains(&c.keyword), "unknown keyword: {c:?}");
+        if c.origin == active_status::transcript::Origin::Message {
+            assert!(keywords.contains(&c.keyword), "unknown keyword: {c:?}");
+        }
     }
     if let Some(g) = &ex.goal {
         assert!((1..=lines).contains(&g.line), "goal line: {g:?}");

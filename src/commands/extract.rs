@@ -1,196 +1,160 @@
-//! `extract`: conversation follow-up candidates and whether each is already
-//! persisted somewhere in the vault.
+//! `extract`: a transcript's follow-up candidates and whether each is already
+//! persisted in the vault; `--sweep` does it for every recent session.
 
 use super::{Ctx, print_json};
-use crate::cli::{ExtractArgs, Format};
-use crate::error::{Error, Result, exit};
-use crate::merge::{Key, SimIndex, similar};
-use crate::normalize::normalize;
-use crate::report::Place;
-use crate::scan::Vault;
-use crate::transcript::{Candidate, Extraction, Goal, Role, extract_path};
+use crate::cli::{ExtractArgs, Format, InputFormat};
+use crate::error::{Result, exit};
+use crate::followups::{self, ExtractOut};
 use serde::Serialize;
 
+fn print_text(out: &ExtractOut) {
+    println!(
+        "{} ({}): {} candidates, {} orphans, {} malformed lines skipped, {} long lines skipped",
+        out.transcript,
+        serde_json::to_value(out.format)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default(),
+        out.candidates.len(),
+        out.orphans,
+        out.skipped_lines,
+        out.long_lines
+    );
+    if let Some(g) = &out.goal {
+        println!(
+            "goal (line {}): {}",
+            g.line,
+            crate::text::escape_controls(&g.text)
+        );
+    }
+    for c in &out.candidates {
+        let state = match (&c.persisted_at, &c.captured_at) {
+            (Some(p), _) => format!("persisted at {}:{}", p.path, p.line),
+            (None, Some(p)) => format!("ORPHAN (captured at {}:{})", p.path, p.line),
+            (None, None) => "ORPHAN".to_string(),
+        };
+        let origin = serde_json::to_value(c.origin)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        println!(
+            "  line {:>5} [{origin}: {}] {}  — {state}",
+            c.line,
+            crate::text::escape_controls(&c.keyword),
+            crate::text::escape_controls(&c.text)
+        );
+    }
+}
+
 #[derive(Serialize)]
-pub struct CandidateOut {
-    pub text: String,
-    pub keyword: String,
-    pub role: Role,
-    pub line: usize,
-    pub persisted: bool,
-    pub persisted_at: Option<Place>,
+struct SweepError {
+    transcript: String,
+    error: String,
 }
 
 #[derive(Serialize)]
-pub struct ExtractOut {
-    pub schema: u32,
-    pub transcript: String,
-    pub format: crate::transcript::Format,
-    pub candidates: Vec<CandidateOut>,
-    pub orphans: usize,
-    pub goal: Option<Goal>,
-    pub skipped_lines: usize,
-}
-
-/// Every list item of every source, as (normalized text, place).
-struct Persisted {
-    norms: Vec<String>,
-    places: Vec<Place>,
-}
-
-impl Persisted {
-    fn of(vault: &Vault) -> Self {
-        let mut norms = Vec::new();
-        let mut places = Vec::new();
-        for i in &vault.items {
-            norms.push(i.norm.clone());
-            places.push(Place {
-                path: i.loc.path.clone(),
-                line: i.loc.line,
-            });
-        }
-        for s in &vault.signals {
-            norms.push(s.norm.clone());
-            places.push(Place {
-                path: s.loc.path.clone(),
-                line: s.loc.line,
-            });
-        }
-        for s in &vault.skips {
-            norms.push(normalize(&s.text));
-            places.push(Place {
-                path: s.loc.path.clone(),
-                line: s.loc.line,
-            });
-        }
-        for g in &vault.goals {
-            norms.push(normalize(&g.text));
-            places.push(Place {
-                path: g.path.clone(),
-                line: g.line,
-            });
-        }
-        Persisted { norms, places }
-    }
-
-    /// The first place (in path, line order) holding a match for `text`.
-    fn find(
-        &self,
-        index: &SimIndex,
-        keys: &[Key<'_>],
-        text: &str,
-        threshold: f64,
-    ) -> Option<Place> {
-        let norm = normalize(text);
-        let q = Key::new(&norm);
-        let mut best: Option<&Place> = None;
-        index.candidates(None, q.len, threshold, |bucket| {
-            bucket.scan(&q, threshold, u32::MAX, |id| {
-                let place = &self.places[id as usize];
-                if best.is_none_or(|b| (&place.path, place.line) < (&b.path, b.line))
-                    && similar(&q, &keys[id as usize], threshold)
-                {
-                    best = Some(place);
-                }
-                true
-            })
-        });
-        best.cloned()
-    }
-}
-
-/// Runs the extraction and marks each candidate persisted or orphan.
-pub fn extract_report(ctx: &Ctx, path: &std::path::Path, shown_path: &str) -> Result<ExtractOut> {
-    let Extraction {
-        format,
-        candidates,
-        goal,
-        skipped_lines,
-    } = extract_path(path, &ctx.cfg.keywords).map_err(|e| Error::read(path, e))?;
-    let vault = crate::scan::scan_vault(&ctx.root, &ctx.cfg)?;
-    let persisted = Persisted::of(&vault);
-    let keys: Vec<Key<'_>> = persisted.norms.iter().map(|n| Key::new(n)).collect();
-    let mut index = SimIndex::default();
-    for (id, k) in keys.iter().enumerate() {
-        index.insert(None, k, id as u32);
-    }
-    let candidates: Vec<CandidateOut> = candidates
-        .into_iter()
-        .map(
-            |Candidate {
-                 text,
-                 keyword,
-                 role,
-                 line,
-             }| {
-                let text = crate::privacy::redact(&text).into_owned();
-                let at = persisted.find(&index, &keys, &text, ctx.cfg.dedup_threshold);
-                CandidateOut {
-                    text,
-                    keyword,
-                    role,
-                    line,
-                    persisted: at.is_some(),
-                    persisted_at: at,
-                }
-            },
-        )
-        .collect();
-    let goal = goal.map(|g| Goal {
-        text: crate::privacy::redact(&g.text).into_owned(),
-        line: g.line,
-    });
-    Ok(ExtractOut {
-        schema: 1,
-        transcript: shown_path.to_string(),
-        format,
-        orphans: candidates.iter().filter(|c| !c.persisted).count(),
-        candidates,
-        goal,
-        skipped_lines,
-    })
+struct SweepOut {
+    schema: u32,
+    sessions: Vec<ExtractOut>,
+    errors: Vec<SweepError>,
+    orphans: usize,
+    captured: usize,
 }
 
 pub fn extract(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
-    let out = extract_report(
-        ctx,
-        &args.transcript,
-        &args.transcript.display().to_string(),
-    )?;
+    let force_text = args.input_format == InputFormat::Text;
+    let Some(path) = &args.transcript else {
+        return sweep(ctx, args, force_text);
+    };
+    let shown = path.display().to_string();
+    let out = followups::report(&ctx.root, &ctx.cfg, path, &shown, force_text)?;
+    match args.format {
+        Format::Json => print_json(&out)?,
+        Format::Text if ctx.quiet => {}
+        Format::Text => print_text(&out),
+    }
+    Ok(exit::OK)
+}
+
+fn sweep(ctx: &Ctx, args: &ExtractArgs, force_text: bool) -> Result<i32> {
+    let now = std::time::SystemTime::now();
+    let since = args
+        .since
+        .as_deref()
+        .map(|s| crate::sweep::parse_since(s, now))
+        .transpose()?;
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let config_dirs = std::env::var("CLAUDE_CONFIG_DIR").ok();
+    let roots = crate::sweep::roots(home.as_deref(), config_dirs.as_deref());
+    let vault = crate::scan::scan_vault(&ctx.root, &ctx.cfg)?;
+    let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
+    let opts = followups::options(&ctx.cfg, force_text);
+    let mut out = SweepOut {
+        schema: 1,
+        sessions: Vec::new(),
+        errors: Vec::new(),
+        orphans: 0,
+        captured: 0,
+    };
+    for file in crate::sweep::files(&roots, since) {
+        let shown = file.display().to_string();
+        let ex = match followups::read(&file, &opts) {
+            Ok(ex) => ex,
+            Err(e) => {
+                out.errors.push(SweepError {
+                    transcript: shown,
+                    error: e.to_string(),
+                });
+                continue;
+            }
+        };
+        if let Some(p) = &args.project
+            && !crate::sweep::cwd_names(ex.cwd.as_deref(), p)
+        {
+            continue;
+        }
+        let session = followups::check(&vault, &ctx.cfg, ex, &shown);
+        if args.capture {
+            let project = session
+                .cwd
+                .as_deref()
+                .and_then(|c| crate::capture::project_of_cwd(std::path::Path::new(c), &known));
+            let tag = crate::sweep::session_of(&file);
+            let done = crate::capture::capture(
+                &ctx.root,
+                &ctx.cfg,
+                &session,
+                &tag,
+                project.as_deref(),
+                true,
+                "extract --sweep --capture",
+            )?;
+            out.captured += done.items;
+        }
+        out.orphans += session.orphans;
+        out.sessions.push(session);
+    }
     match args.format {
         Format::Json => print_json(&out)?,
         Format::Text if ctx.quiet => {}
         Format::Text => {
+            for s in &out.sessions {
+                print_text(s);
+            }
+            for e in &out.errors {
+                println!(
+                    "{}: {}",
+                    crate::text::escape_controls(&e.transcript),
+                    crate::text::escape_controls(&e.error)
+                );
+            }
             println!(
-                "{} ({}): {} candidates, {} orphans, {} malformed lines skipped",
-                out.transcript,
-                serde_json::to_value(out.format)
-                    .ok()
-                    .and_then(|v| v.as_str().map(String::from))
-                    .unwrap_or_default(),
-                out.candidates.len(),
+                "{} sessions, {} orphans, {} captured, {} unreadable",
+                out.sessions.len(),
                 out.orphans,
-                out.skipped_lines
+                out.captured,
+                out.errors.len()
             );
-            if let Some(g) = &out.goal {
-                println!(
-                    "goal (line {}): {}",
-                    g.line,
-                    crate::text::escape_controls(&g.text)
-                );
-            }
-            for c in &out.candidates {
-                let state = match &c.persisted_at {
-                    Some(p) => format!("persisted at {}:{}", p.path, p.line),
-                    None => "ORPHAN".to_string(),
-                };
-                println!(
-                    "  line {:>5} [{}] {}  — {state}",
-                    c.line,
-                    c.keyword,
-                    crate::text::escape_controls(&c.text)
-                );
-            }
         }
     }
     Ok(exit::OK)

@@ -1,12 +1,12 @@
-//! `hook session-start` and `hook pre-compact` (docs/FORMAT.md §10). Hooks never fail
-//! the host: every problem goes to stderr and the exit status is 0.
+//! `hook session-start`, `hook pre-compact` and `hook session-end` (docs/FORMAT.md
+//! §10). Hooks never fail the host: every problem goes to stderr and the exit
+//! status is 0. The hook JSON on stdin is read bounded (1 MiB, 10 seconds).
 
 use super::Ctx;
 use crate::cli::{Cli, HookEvent};
 use crate::error::{Error, Result, exit};
 use crate::report::{Report, analyze, build};
 use serde_json::Value;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub fn hook(cli: &Cli, event: HookEvent) -> Result<i32> {
@@ -17,9 +17,7 @@ pub fn hook(cli: &Cli, event: HookEvent) -> Result<i32> {
 }
 
 fn run(cli: &Cli, event: HookEvent) -> Result<()> {
-    let mut raw = String::new();
-    std::io::stdin()
-        .read_to_string(&mut raw)
+    let raw = crate::transcript::read::read_stdin(1 << 20, std::time::Duration::from_secs(10))
         .map_err(|source| Error::HookStdin { source })?;
     let input: Value = serde_json::from_str(&raw).map_err(|source| Error::HookInput { source })?;
     let cwd = input
@@ -36,7 +34,8 @@ fn run(cli: &Cli, event: HookEvent) -> Result<()> {
     let ctx = Ctx::for_root(cli, root)?;
     match event {
         HookEvent::SessionStart => session_start(&ctx),
-        HookEvent::PreCompact => pre_compact(&ctx, &input, &cwd),
+        HookEvent::PreCompact => capture(&ctx, &input, &cwd, "hook pre-compact", false),
+        HookEvent::SessionEnd => capture(&ctx, &input, &cwd, "hook session-end", true),
     }
 }
 
@@ -111,81 +110,28 @@ fn push_within(out: &mut String, s: &str, max: usize) -> bool {
     }
 }
 
-/// The known project named by the working directory: the nearest path
-/// component that is a known project slug.
-fn project_of_cwd(cwd: &Path, known: &[String]) -> Option<String> {
-    cwd.components().rev().find_map(|c| {
-        let name = c.as_os_str().to_string_lossy().to_ascii_lowercase();
-        known.iter().find(|k| **k == name).cloned()
-    })
-}
-
-fn pre_compact(ctx: &Ctx, input: &Value, cwd: &Path) -> Result<()> {
-    let transcript =
-        input
-            .get("transcript_path")
-            .and_then(Value::as_str)
-            .ok_or(Error::HookField {
-                field: "transcript_path",
-            })?;
-    let session: String = input
-        .get("session_id")
+/// Captures the orphans of the hook's transcript into the inbox (see
+/// [`crate::capture`]); `last_request` as there.
+fn capture(ctx: &Ctx, input: &Value, cwd: &Path, by: &str, last_request: bool) -> Result<()> {
+    let transcript = input
+        .get("transcript_path")
         .and_then(Value::as_str)
-        .unwrap_or("nosession")
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .take(8)
-        .collect();
-    let session = if session.is_empty() {
-        "nosession".to_string()
-    } else {
-        session
-    };
-    let out = super::extract::extract_report(ctx, Path::new(transcript), transcript)?;
-    let orphans: Vec<&str> = out
-        .candidates
-        .iter()
-        .filter(|c| !c.persisted)
-        .map(|c| c.text.as_str())
-        .collect();
-    if orphans.is_empty() {
-        return Ok(());
-    }
+        .ok_or(Error::HookField {
+            field: "transcript_path",
+        })?;
+    let session = crate::capture::session_tag(input.get("session_id").and_then(Value::as_str));
+    let out = crate::followups::report(&ctx.root, &ctx.cfg, Path::new(transcript), transcript, false)?;
     let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
-    let project = project_of_cwd(cwd, &known);
-    let now = crate::clock::now();
-    let stamp = now.strftime("%Y-%m-%dT%H%M%S").to_string();
-    let mut body = format!(
-        "# Captured follow-ups {}\n\n",
-        now.strftime("%Y-%m-%d %H:%M:%S")
-    );
-    if let Some(p) = &project {
-        body.push_str(&format!("<!-- project: {p} -->\n"));
+    let project = crate::capture::project_of_cwd(cwd, &known);
+    let done = crate::capture::capture(&ctx.root, &ctx.cfg, &out, &session, project.as_deref(), last_request, by)?;
+    if let Some(path) = &done.path {
+        eprintln!("active-status: captured {} follow-ups into {}", done.items, path.display());
     }
-    body.push_str(&format!(
-        "<!-- captured by `active-status hook pre-compact` from session {session}; route or check these off -->\n\n### Next (captured)\n\n"
-    ));
-    for text in &orphans {
-        match &project {
-            Some(p) => body.push_str(&format!("- [ ] ({p}) {text}\n")),
-            None => body.push_str(&format!("- [ ] {text}\n")),
-        }
+    if done.over_cap > 0 {
+        eprintln!(
+            "active-status: {} more follow-ups not captured: this session reached hook.max_captured ({}); run /wrap",
+            done.over_cap, ctx.cfg.hook_max_captured
+        );
     }
-    // Exclusive creation through the vault handle: concurrent sessions
-    // never collide or overwrite, and the file appears whole or not at all.
-    let names = (0..=100).map(|n| {
-        if n == 0 {
-            format!("{stamp}-{session}.md")
-        } else {
-            format!("{stamp}-{session}-{n}.md")
-        }
-    });
-    let vault = crate::vault_fs::VaultDir::open(&ctx.root)?;
-    let rel = vault.create_new(&ctx.cfg.inbox_dir, names, body.as_bytes())?;
-    eprintln!(
-        "active-status: captured {} follow-ups into {}",
-        orphans.len(),
-        vault.display(&rel).display()
-    );
     Ok(())
 }

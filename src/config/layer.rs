@@ -51,6 +51,8 @@ struct Headings {
 #[serde(deny_unknown_fields)]
 struct Extract {
     keywords: Option<Vec<String>>,
+    max_line_chars: Option<usize>,
+    max_bytes: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -64,6 +66,7 @@ struct Lock {
 #[serde(deny_unknown_fields)]
 struct Hook {
     max_chars: Option<usize>,
+    max_captured: Option<usize>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -116,9 +119,12 @@ impl Layer {
             h.skipped => skipped_headings as "headings.skipped",
             h.goal => goal_headings as "headings.goal",
             e.keywords => keywords as "extract.keywords",
+            e.max_line_chars => extract_max_line_chars as "extract.max_line_chars",
+            e.max_bytes => extract_max_bytes as "extract.max_bytes",
             l.path => lock_path as "lock.path",
             l.timeout_secs => lock_timeout_secs as "lock.timeout_secs",
             k.max_chars => hook_max_chars as "hook.max_chars",
+            k.max_captured => hook_max_captured as "hook.max_captured",
             st.zombie_days => stats_zombie_days as "stats.zombie_days",
         );
     }

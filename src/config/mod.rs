@@ -48,9 +48,12 @@ pub struct Config {
     pub skipped_headings: Vec<String>,
     pub goal_headings: Vec<String>,
     pub keywords: Vec<String>,
+    pub extract_max_line_chars: usize,
+    pub extract_max_bytes: u64,
     pub lock_path: String,
     pub lock_timeout_secs: f64,
     pub hook_max_chars: usize,
+    pub hook_max_captured: usize,
     /// `stats`: open items older than this many days are zombies; also the
     /// window of the stuck-project check.
     pub stats_zombie_days: u32,
@@ -58,6 +61,22 @@ pub struct Config {
     #[serde(skip)]
     pub origins: Vec<(&'static str, Origin)>,
 }
+
+/// Follow-up phrases (English, Korean, Japanese, Chinese, French, German,
+/// Spanish); see the transcript module for where they count.
+const DEFAULT_KEYWORDS: &[&str] = &[
+    "next session", "next steps", "next step", "follow-up", "follow-ups", "follow up",
+    "todo", "come back to", "defer", "park", "postpone", "revisit", "still uncommitted",
+    "still to do", "left to do", "remaining work", "open items", "not yet done",
+    "다음 세션", "다음 단계", "후속", "나중에", "다시 보", "미루", "미뤄", "남은 작업", "할 일",
+    "次のセッション", "次回", "次のステップ", "今後の課題", "残タスク", "保留",
+    "下次会话", "下一步", "后续", "待办", "遗留", "推迟",
+    "prochaine session", "prochaines étapes", "prochaine étape", "reste à faire", "reporter",
+    "nächste Sitzung", "nächste Schritte", "nächster Schritt", "offene Punkte", "noch zu tun",
+    "verschieben",
+    "próxima sesión", "próximos pasos", "siguiente paso", "queda por hacer", "pendientes",
+    "aplazar", "posponer",
+];
 
 fn strings(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
@@ -89,23 +108,13 @@ impl Default for Config {
             done_headings: strings(&["Done", "Completed", "완료"]),
             skipped_headings: strings(&["Skipped follow-ups", "Skipped"]),
             goal_headings: strings(&["Goal", "Objective", "목표"]),
-            keywords: strings(&[
-                "next session",
-                "follow-up",
-                "follow up",
-                "TODO:",
-                "come back to",
-                "defer",
-                "다음 세션",
-                "후속",
-                "나중에",
-                "다시 보",
-                "미루",
-                "미뤄",
-            ]),
+            keywords: strings(DEFAULT_KEYWORDS),
+            extract_max_line_chars: 400,
+            extract_max_bytes: 256 << 20,
             lock_path: ".agents/locks/active-status.lock".into(),
             lock_timeout_secs: 30.0,
             hook_max_chars: 4000,
+            hook_max_captured: 10,
             stats_zombie_days: 14,
             origins: Vec::new(),
         };
@@ -132,9 +141,12 @@ pub const KEYS: &[&str] = &[
     "headings.skipped",
     "headings.goal",
     "extract.keywords",
+    "extract.max_line_chars",
+    "extract.max_bytes",
     "lock.path",
     "lock.timeout_secs",
     "hook.max_chars",
+    "hook.max_captured",
     "stats.zombie_days",
 ];
 
@@ -180,9 +192,12 @@ impl Config {
             "headings.skipped" => list(&self.skipped_headings),
             "headings.goal" => list(&self.goal_headings),
             "extract.keywords" => list(&self.keywords),
+            "extract.max_line_chars" => self.extract_max_line_chars.to_string(),
+            "extract.max_bytes" => self.extract_max_bytes.to_string(),
             "lock.path" => s(&self.lock_path),
             "lock.timeout_secs" => self.lock_timeout_secs.to_string(),
             "hook.max_chars" => self.hook_max_chars.to_string(),
+            "hook.max_captured" => self.hook_max_captured.to_string(),
             "stats.zombie_days" => self.stats_zombie_days.to_string(),
             _ => String::new(),
         }

@@ -12,9 +12,8 @@ use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-#[cfg(test)]
-use super::Format;
-use super::{Decoded, Role};
+use super::todo::TodoOp;
+use super::{Decoded, Role, Turn};
 
 /// A type deserialized from any JSON value, keeping only the shapes it cares about.
 pub(super) trait Lenient<'de>: Sized + Default {
@@ -22,6 +21,9 @@ pub(super) trait Lenient<'de>: Sized + Default {
         Self::default()
     }
     fn boolean(_b: bool) -> Self {
+        Self::default()
+    }
+    fn number(_n: String) -> Self {
         Self::default()
     }
     fn map<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -44,11 +46,11 @@ impl<'de, T: Lenient<'de>> Visitor<'de> for LenientVisitor<T> {
     fn visit_bool<E>(self, v: bool) -> Result<T, E> {
         Ok(T::boolean(v))
     }
-    fn visit_i64<E>(self, _: i64) -> Result<T, E> {
-        Ok(T::default())
+    fn visit_i64<E>(self, v: i64) -> Result<T, E> {
+        Ok(T::number(v.to_string()))
     }
-    fn visit_u64<E>(self, _: u64) -> Result<T, E> {
-        Ok(T::default())
+    fn visit_u64<E>(self, v: u64) -> Result<T, E> {
+        Ok(T::number(v.to_string()))
     }
     fn visit_f64<E>(self, _: f64) -> Result<T, E> {
         Ok(T::default())
@@ -90,6 +92,8 @@ macro_rules! lenient_deserialize {
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(super) enum Loose {
     Str(String),
+    /// A JSON number, as written.
+    Num(String),
     Bool(bool),
     #[default]
     Other,
@@ -102,6 +106,13 @@ impl Loose {
             _ => None,
         }
     }
+    /// A string or a number (ids are written either way).
+    pub(super) fn as_id(&self) -> Option<&str> {
+        match self {
+            Loose::Str(s) | Loose::Num(s) => Some(s),
+            _ => None,
+        }
+    }
     pub(super) fn is_true(&self) -> bool {
         *self == Loose::Bool(true)
     }
@@ -110,6 +121,9 @@ impl Loose {
 impl Lenient<'_> for Loose {
     fn string(s: String) -> Self {
         Loose::Str(s)
+    }
+    fn number(n: String) -> Self {
+        Loose::Num(n)
     }
     fn boolean(b: bool) -> Self {
         Loose::Bool(b)
@@ -145,33 +159,102 @@ pub(super) struct Block {
     #[serde(rename = "type")]
     kind: Loose,
     text: Loose,
+    name: Loose,
+    input: Obj<ToolInput>,
+}
+
+/// The input of a todo tool call (`TodoWrite`, `TaskCreate`, `TaskUpdate`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ToolInput {
+    todos: TodoItems,
+    subject: Loose,
+    description: Loose,
+    #[serde(rename = "taskId")]
+    task_id: Loose,
+    status: Loose,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct TodoItem {
+    content: Loose,
+    step: Loose,
+    status: Loose,
+}
+
+/// A list of todo objects: `(text, status)`; `content` (Claude) or `step` (Codex).
+#[derive(Debug, Default)]
+pub(super) struct TodoItems(pub(super) Vec<(String, String)>);
+
+impl<'de> Lenient<'de> for TodoItems {
+    fn seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Obj<TodoItem>>()? {
+            if let Some(TodoItem {
+                content,
+                step,
+                status,
+            }) = item.0
+                && let Some(text) = content.as_str().or(step.as_str())
+            {
+                let status = status.as_str().unwrap_or("pending").to_owned();
+                items.push((text.to_owned(), status));
+            }
+        }
+        Ok(TodoItems(items))
+    }
 }
 
 /// Message content: a string or an array of blocks, as `(block type, text)`;
-/// the type is `None` for plain-string content.
+/// the type is `None` for plain-string content. Todo tool calls are kept too.
 #[derive(Debug, Default)]
-pub(super) struct Content(Vec<(Option<String>, String)>);
+pub(super) struct Content(Vec<(Option<String>, String)>, Vec<TodoOp>);
 
-impl<'de> Lenient<'de> for Content {
-    fn string(s: String) -> Self {
-        Content(vec![(None, s)])
-    }
-    fn seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-        let mut blocks = Vec::new();
-        while let Some(block) = seq.next_element::<Obj<Block>>()? {
-            if let Some(Block {
-                kind,
-                text: Loose::Str(text),
-            }) = block.0
-            {
-                blocks.push((Some(kind.as_str().unwrap_or_default().to_owned()), text));
-            }
-        }
-        Ok(Content(blocks))
+fn todo_op(name: &str, input: ToolInput) -> Option<TodoOp> {
+    match name {
+        "TodoWrite" => Some(TodoOp::Replace(input.todos.0)),
+        "TaskCreate" => input
+            .subject
+            .as_str()
+            .or(input.description.as_str())
+            .map(|t| TodoOp::Create(t.to_owned())),
+        "TaskUpdate" => Some(TodoOp::Update {
+            id: input.task_id.as_id()?.to_owned(),
+            status: input.status.as_str()?.to_owned(),
+        }),
+        _ => None,
     }
 }
 
-lenient_deserialize!(Loose, Content);
+impl<'de> Lenient<'de> for Content {
+    fn string(s: String) -> Self {
+        Content(vec![(None, s)], Vec::new())
+    }
+    fn seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut blocks = Vec::new();
+        let mut todos = Vec::new();
+        while let Some(block) = seq.next_element::<Obj<Block>>()? {
+            let Some(block) = block.0 else { continue };
+            match (block.kind.as_str(), block.text) {
+                (Some("tool_use"), _) => {
+                    if let (Some(name), Some(input)) = (block.name.as_str(), block.input.0)
+                        && let Some(op) = todo_op(name, input)
+                    {
+                        todos.push(op);
+                    }
+                }
+                (kind, Loose::Str(text)) => {
+                    blocks.push((Some(kind.unwrap_or_default().to_owned()), text));
+                }
+                _ => {}
+            }
+        }
+        Ok(Content(blocks, todos))
+    }
+}
+
+lenient_deserialize!(Loose, Content, TodoItems);
 
 impl Content {
     /// The texts of plain-string content and of blocks whose type is in `kinds`, joined by newlines.
@@ -187,6 +270,11 @@ impl Content {
         }
         out
     }
+
+    /// The todo tool calls, in order.
+    pub(super) fn take_todos(&mut self) -> Vec<TodoOp> {
+        std::mem::take(&mut self.1)
+    }
 }
 
 /// Parses a JSONL record. `Err(Invalid)` when the line is not a JSON object,
@@ -201,6 +289,22 @@ pub(super) fn parse<T: DeserializeOwned>(line: &str) -> Result<T, Decoded> {
     })
 }
 
+/// Top-level record types Claude Code writes.
+const CLAUDE_TYPES: [&str; 12] = [
+    "user",
+    "assistant",
+    "system",
+    "summary",
+    "attachment",
+    "permission-mode",
+    "file-history-snapshot",
+    "ai-title",
+    "custom-title",
+    "queue-operation",
+    "progress",
+    "last-prompt",
+];
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct Record {
@@ -210,6 +314,11 @@ struct Record {
     sidechain: Loose,
     #[serde(rename = "isMeta")]
     meta: Loose,
+    #[serde(rename = "isCompactSummary")]
+    compact: Loose,
+    #[serde(rename = "sessionId")]
+    session: Loose,
+    uuid: Loose,
     message: Obj<Message>,
 }
 
@@ -219,8 +328,36 @@ struct Message {
     content: Content,
 }
 
+/// Whether a JSON object looks like a Claude Code record.
+pub(super) fn recognised(line: &str) -> bool {
+    parse::<Record>(line).is_ok_and(|r| {
+        r.kind.as_str().is_some_and(|k| CLAUDE_TYPES.contains(&k))
+            || r.session.as_str().is_some()
+            || r.uuid.as_str().is_some()
+    })
+}
+
+/// Blocks Claude Code injects into user text; their content is never scanned.
+const HIDDEN: [(&str, &str); 12] = [
+    ("<local-command-stdout>", "</local-command-stdout>"),
+    ("<local-command-stderr>", "</local-command-stderr>"),
+    ("<local-command-caveat>", "</local-command-caveat>"),
+    ("<system-reminder>", "</system-reminder>"),
+    ("<task-notification>", "</task-notification>"),
+    ("<ide_opened_file>", "</ide_opened_file>"),
+    ("<ide_selection>", "</ide_selection>"),
+    ("<user-prompt-submit-hook>", "</user-prompt-submit-hook>"),
+    ("<bash-input>", "</bash-input>"),
+    ("<bash-stdout>", "</bash-stdout>"),
+    ("<bash-stderr>", "</bash-stderr>"),
+    ("<command-message>", "</command-message>"),
+];
+
 /// Decodes one Claude Code record: `user`/`assistant` records that are neither
-/// sidechain nor meta (injected caveats, skill bodies), `text` blocks only.
+/// sidechain nor meta (injected caveats, skill bodies); `text` blocks and todo
+/// tool calls only. A user record with `isCompactSummary`, or whose text opens
+/// with the compaction sentence, is a summary. Slash commands are dropped,
+/// except `/goal`, which becomes `/goal …` text.
 pub(super) fn decode(line: &str) -> Decoded {
     let record: Record = match parse(line) {
         Ok(r) => r,
@@ -234,18 +371,39 @@ pub(super) fn decode(line: &str) -> Decoded {
     if record.sidechain.is_true() || record.meta.is_true() {
         return Decoded::Ignored;
     }
-    let Some(message) = record.message.0 else {
+    let Some(mut message) = record.message.0 else {
         return Decoded::Ignored;
     };
-    let text = message.content.text(&["text"]);
+    let todos = message.content.take_todos();
+    let raw = message.content.text(&["text"]);
+    let mut summary = record.compact.is_true();
     let text = match role {
-        Role::User => slash_command(&text).unwrap_or(text),
-        _ => text,
+        Role::User if raw.contains("<command-name>") => slash_command(&raw)
+            .filter(|c| c.starts_with("/goal "))
+            .unwrap_or_default(),
+        Role::User => {
+            let t = super::codex::strip_blocks(&raw, &HIDDEN);
+            let start = t.trim_start();
+            summary |= start.starts_with(super::summary::OPENING);
+            if start.starts_with("[Request interrupted")
+                || start.starts_with("Base directory for this skill:")
+            {
+                String::new()
+            } else {
+                t
+            }
+        }
+        _ => raw,
     };
-    if text.trim().is_empty() {
+    if text.trim().is_empty() && todos.is_empty() {
         return Decoded::Ignored;
     }
-    Decoded::Message(role, text)
+    Decoded::Turn(Turn {
+        role,
+        text,
+        summary,
+        todos,
+    })
 }
 
 fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {
@@ -257,9 +415,6 @@ fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {
 /// Claude Code records a slash command as `<command-name>/goal</command-name>`
 /// plus `<command-args>…</command-args>`; this turns it back into `/goal …`.
 fn slash_command(text: &str) -> Option<String> {
-    if !text.trim_start().starts_with("<command-") {
-        return None;
-    }
     let name = between(text, "<command-name>", "</command-name>")?.trim();
     let args = between(text, "<command-args>", "</command-args>").unwrap_or("");
     Some(format!("{name} {}", args.trim()))
@@ -271,7 +426,7 @@ mod tests {
 
     fn msg(line: &str) -> Option<(Role, String)> {
         match decode(line) {
-            Decoded::Message(r, t) => Some((r, t)),
+            Decoded::Turn(t) => Some((t.role, t.text)),
             _ => None,
         }
     }
@@ -297,8 +452,10 @@ mod tests {
         assert!(matches!(decode(meta), Decoded::Ignored));
         let summary = r#"{"type":"summary","summary":"TODO: q","leafUuid":"x"}"#;
         assert!(matches!(decode(summary), Decoded::Ignored));
-        let redacted = r#"{"type":"assistant","message":{"content":[{"type":"redacted_thinking","data":"x"},{"type":"image","source":{}}]}}"#;
-        assert!(matches!(decode(redacted), Decoded::Ignored));
+        let stdout = r#"{"type":"user","message":{"content":"<local-command-stdout>TODO: no</local-command-stdout>"}}"#;
+        assert!(matches!(decode(stdout), Decoded::Ignored));
+        let cmd = r#"{"type":"user","message":{"content":"<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>TODO: no</command-args>"}}"#;
+        assert!(matches!(decode(cmd), Decoded::Ignored));
     }
 
     #[test]
@@ -325,27 +482,30 @@ mod tests {
     }
 
     #[test]
-    fn claude_transcript() {
-        use super::super::tests::{claude, goal, rows, run};
-        let tool_use = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","input":{"x":"defer"}}]}}"#;
-        let input = [
-            claude("user", "/goal first goal"),
-            String::new(),
-            claude(
-                "assistant",
-                "Done.\n```\nTODO: in code\n```\nNext session: add tests",
-            ),
-            tool_use.into(),
-            "{broken".into(),
-            claude("user", "  Goal: second goal\nDefer the refactor"),
-        ];
-        let e = run(input.join("\n"));
-        assert_eq!((e.format, e.skipped_lines), (Format::ClaudeJsonl, 1));
-        let expected = [
-            ("add tests", "next session", Role::Assistant, 3),
-            ("Defer the refactor", "defer", Role::User, 6),
-        ];
-        assert_eq!(rows(&e), expected);
-        assert_eq!(goal(&e), Some(("second goal", 6)));
+    fn todo_calls_and_summaries() {
+        let l = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"TodoWrite","input":{"todos":[{"content":"a","status":"completed","activeForm":"A"},{"content":"b","status":"pending"},{"x":1}]}},{"type":"tool_use","name":"TaskUpdate","input":{"taskId":2,"status":"completed"}}]}}"#;
+        let Decoded::Turn(t) = decode(l) else {
+            panic!("a turn")
+        };
+        assert_eq!(
+            t.todos,
+            [
+                TodoOp::Replace(vec![
+                    ("a".into(), "completed".into()),
+                    ("b".into(), "pending".into())
+                ]),
+                TodoOp::Update {
+                    id: "2".into(),
+                    status: "completed".into()
+                }
+            ]
+        );
+        let l = r#"{"type":"user","isCompactSummary":true,"message":{"content":"x"}}"#;
+        assert!(matches!(
+            decode(l),
+            Decoded::Turn(Turn { summary: true, .. })
+        ));
+        assert!(recognised(r#"{"type":"ai-title","aiTitle":"x"}"#));
+        assert!(!recognised(r#"{"event":"click","id":3}"#));
     }
 }

@@ -3,11 +3,14 @@
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
-use super::claude::{Content, Loose, Obj, parse};
-use super::{Decoded, Format, Role};
+use super::claude::{Content, Loose, Obj, TodoItems, parse};
+use super::todo::TodoOp;
+use super::{Decoded, Format, Role, Turn};
 
 /// Blocks Codex injects into user messages; their content is never scanned.
-const HIDDEN: [(&str, &str); 3] = [
+const HIDDEN: [(&str, &str); 5] = [
+    ("<turn_aborted>", "</turn_aborted>"),
+    ("<user_shell_command>", "</user_shell_command>"),
     ("<environment_context>", "</environment_context>"),
     ("<user_instructions>", "</user_instructions>"),
     // Newer Codex: "# AGENTS.md instructions for <dir>\n\n<INSTRUCTIONS>…</INSTRUCTIONS>".
@@ -44,25 +47,28 @@ impl<'de> Deserialize<'de> for Present {
     }
 }
 
-/// Detects the format from the first non-blank line. Codex: a JSON object whose
-/// `type` is a Codex record type (`response_item`, `event_msg`, `session_meta`,
-/// `turn_context`, `compacted`, or the older un-wrapped `message`), or which has a
-/// `payload` object, or (older rollouts) a `record_type` key or a leading
-/// `{"id", "timestamp", "instructions"}` header without `type`. Any other JSON
-/// object: Claude. Anything else: plain text.
-pub(super) fn detect(line: &str) -> Format {
+/// What one JSON line says about the format: Codex when its `type` is a Codex
+/// record type (`response_item`, `event_msg`, `session_meta`, `turn_context`,
+/// `compacted`, or the older un-wrapped `message`), or it has a `payload`
+/// object, or (older rollouts) a `record_type` key or a leading `{"id",
+/// "timestamp", "instructions"}` header without `type`; Claude when it looks like
+/// a Claude Code record; `None` for any other JSON object; Text when the line is
+/// not a JSON object.
+pub(super) fn detect(line: &str) -> Option<Format> {
     match parse::<Probe>(line) {
         Ok(p) => {
             let codex_type = p.kind.as_str().is_some_and(|k| CODEX_TYPES.contains(&k));
             let old_header = p.kind == Loose::Other && p.instructions.0;
             if codex_type || p.payload.0.is_some() || p.record_type.0 || old_header {
-                Format::CodexJsonl
+                Some(Format::CodexJsonl)
+            } else if super::claude::recognised(line) {
+                Some(Format::ClaudeJsonl)
             } else {
-                Format::ClaudeJsonl
+                None
             }
         }
-        Err(Decoded::Ignored) => Format::ClaudeJsonl,
-        Err(_) => Format::Text,
+        Err(Decoded::Ignored) => None,
+        Err(_) => Some(Format::Text),
     }
 }
 
@@ -73,6 +79,9 @@ struct Item {
     kind: Loose,
     role: Loose,
     content: Content,
+    name: Loose,
+    arguments: Loose,
+    message: Loose,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -85,16 +94,24 @@ struct Record {
     content: Content,
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct PlanArgs {
+    plan: TodoItems,
+}
+
 /// Decodes one Codex record: `response_item` messages (or the older un-wrapped
 /// `message` lines) from `user`/`assistant`, `input_text`/`output_text` blocks,
-/// with [`HIDDEN`] blocks removed. `event_msg` echoes are ignored.
+/// with [`HIDDEN`] blocks removed; `update_plan` calls; `compacted` records (a
+/// summary). `event_msg` echoes are ignored.
 pub(super) fn decode(line: &str) -> Decoded {
     let record: Record = match parse(line) {
         Ok(r) => r,
         Err(d) => return d,
     };
+    let compacted = record.kind.as_str() == Some("compacted");
     let item = match record.kind.as_str() {
-        Some("response_item") => match record.payload.0 {
+        Some("response_item" | "compacted") => match record.payload.0 {
             Some(item) => item,
             None => return Decoded::Ignored,
         },
@@ -102,9 +119,39 @@ pub(super) fn decode(line: &str) -> Decoded {
             kind: record.kind,
             role: record.role,
             content: record.content,
+            ..Item::default()
         },
         _ => return Decoded::Ignored,
     };
+    if compacted {
+        return match item.message.as_str() {
+            Some(text) if !text.trim().is_empty() => Decoded::Turn(Turn {
+                role: Role::User,
+                text: text.to_owned(),
+                summary: true,
+                todos: Vec::new(),
+            }),
+            _ => Decoded::Ignored,
+        };
+    }
+    if item.kind.as_str() == Some("function_call") {
+        if item.name.as_str() != Some("update_plan") {
+            return Decoded::Ignored;
+        }
+        let plan = item
+            .arguments
+            .as_str()
+            .and_then(|a| serde_json::from_str::<PlanArgs>(a).ok());
+        return match plan {
+            Some(p) => Decoded::Turn(Turn {
+                role: Role::Assistant,
+                text: String::new(),
+                summary: false,
+                todos: vec![TodoOp::Replace(p.plan.0)],
+            }),
+            None => Decoded::Ignored,
+        };
+    }
     if item.kind.as_str() != Some("message") {
         return Decoded::Ignored;
     }
@@ -113,20 +160,30 @@ pub(super) fn decode(line: &str) -> Decoded {
         Some("assistant") => Role::Assistant,
         _ => return Decoded::Ignored,
     };
-    let text = strip_hidden(&item.content.text(&["input_text", "output_text", "text"]));
-    if text.trim().is_empty() {
+    let text = strip_blocks(
+        &item.content.text(&["input_text", "output_text", "text"]),
+        &HIDDEN,
+    );
+    let start = text.trim_start();
+    if text.trim().is_empty() || start.starts_with("# AGENTS.md instructions") {
         return Decoded::Ignored;
     }
-    Decoded::Message(role, text)
+    let summary = role == Role::User && start.starts_with(super::summary::OPENING);
+    Decoded::Turn(Turn {
+        role,
+        text,
+        summary,
+        todos: Vec::new(),
+    })
 }
 
-/// Removes [`HIDDEN`] blocks (tags included). A removed block that spanned lines
-/// leaves a line break; an unclosed block hides the rest of the text.
-pub(super) fn strip_hidden(text: &str) -> String {
+/// Removes the given `(open, close)` blocks (tags included). A removed block
+/// that spanned lines leaves a line break; an unclosed block hides the rest.
+pub(super) fn strip_blocks(text: &str, blocks: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     loop {
-        let next = HIDDEN
+        let next = blocks
             .iter()
             .filter_map(|&(open, close)| rest.find(open).map(|i| (i, open, close)))
             .min_by_key(|&(i, _, _)| i);
@@ -152,42 +209,50 @@ mod tests {
 
     fn msg(line: &str) -> Option<(Role, String)> {
         match decode(line) {
-            Decoded::Message(r, t) => Some((r, t)),
+            Decoded::Turn(t) => Some((t.role, t.text)),
             _ => None,
         }
+    }
+
+    fn sh(text: &str) -> String {
+        strip_blocks(text, &HIDDEN)
     }
 
     #[test]
     fn detection() {
         assert_eq!(
             detect(r#"{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}"#),
-            Format::CodexJsonl
+            Some(Format::CodexJsonl)
         );
         assert_eq!(
             detect(r#"{"type":"whatever","payload":{}}"#),
-            Format::CodexJsonl
+            Some(Format::CodexJsonl)
         );
         assert_eq!(
             detect(r#"{"type":"event_msg","payload":{"type":"user_message"}}"#),
-            Format::CodexJsonl
+            Some(Format::CodexJsonl)
         );
         assert_eq!(
             detect(r#"{"id":"x","timestamp":"t","instructions":null}"#),
-            Format::CodexJsonl
+            Some(Format::CodexJsonl)
         );
-        assert_eq!(detect(r#"{"record_type":"state"}"#), Format::CodexJsonl);
+        assert_eq!(
+            detect(r#"{"record_type":"state"}"#),
+            Some(Format::CodexJsonl)
+        );
         assert_eq!(
             detect(r#"{"type":"summary","summary":"s","leafUuid":"u"}"#),
-            Format::ClaudeJsonl
+            Some(Format::ClaudeJsonl)
         );
         assert_eq!(
             detect(r#"{"type":"user","payload":"not an object","uuid":"u"}"#),
-            Format::ClaudeJsonl
+            Some(Format::ClaudeJsonl)
         );
-        assert_eq!(detect(r#"{"a":1,"a":2}"#), Format::ClaudeJsonl);
-        assert_eq!(detect("# Transcript"), Format::Text);
-        assert_eq!(detect("[1]"), Format::Text);
-        assert_eq!(detect("{not json"), Format::Text);
+        assert_eq!(detect(r#"{"a":1,"a":2}"#), None);
+        assert_eq!(detect(r#"{"event":"x"}"#), None);
+        assert_eq!(detect("# Transcript"), Some(Format::Text));
+        assert_eq!(detect("[1]"), Some(Format::Text));
+        assert_eq!(detect("{not json"), Some(Format::Text));
     }
 
     #[test]
@@ -217,16 +282,16 @@ mod tests {
         let l = r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>/defer</cwd>\n</environment_context>"}]}}"#;
         assert!(matches!(decode(l), Decoded::Ignored));
         assert_eq!(
-            strip_hidden("a <user_instructions>TODO: x</user_instructions> b"),
+            sh("a <user_instructions>TODO: x</user_instructions> b"),
             "a  b"
         );
         assert_eq!(
-            strip_hidden("a\n<user_instructions>\nTODO: x\n</user_instructions>\nb"),
+            sh("a\n<user_instructions>\nTODO: x\n</user_instructions>\nb"),
             "a\n\n\nb"
         );
-        assert_eq!(strip_hidden("x <INSTRUCTIONS>\ndefer"), "x ");
+        assert_eq!(sh("x <INSTRUCTIONS>\ndefer"), "x ");
         assert_eq!(
-            strip_hidden(
+            sh(
                 "<environment_context>e</environment_context>q<user_instructions>u</user_instructions>r"
             ),
             "qr"
@@ -234,20 +299,24 @@ mod tests {
     }
 
     #[test]
-    fn codex_transcript() {
-        use super::super::tests::{goal, rows, run};
-        let input = r#"{"timestamp":"t","type":"session_meta","payload":{"id":"x","instructions":"TODO: no"}}
-{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n<cwd>/defer</cwd>\n</environment_context>\n/goal ship it\n다음 세션에 테스트 추가"}]}}
-{"type":"event_msg","payload":{"type":"user_message","message":"다음 세션에 테스트 추가"}}
-{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"We can follow up later."}]}}
-"#;
-        let e = run(input);
-        assert_eq!(e.format, Format::CodexJsonl);
-        let expected = [
-            ("다음 세션에 테스트 추가", "다음 세션", Role::User, 2),
-            ("We can follow up later.", "follow up", Role::Assistant, 4),
-        ];
-        assert_eq!(rows(&e), expected);
-        assert_eq!(goal(&e), Some(("ship it", 2)));
+    fn plans_and_compactions() {
+        let l = r#"{"type":"response_item","payload":{"type":"function_call","name":"update_plan","arguments":"{\"plan\":[{\"step\":\"Scan\",\"status\":\"completed\"},{\"step\":\"Fix\",\"status\":\"in_progress\"}]}","call_id":"c"}}"#;
+        let Decoded::Turn(t) = decode(l) else {
+            panic!("a turn")
+        };
+        assert_eq!(
+            t.todos,
+            [TodoOp::Replace(vec![
+                ("Scan".into(), "completed".into()),
+                ("Fix".into(), "in_progress".into())
+            ])]
+        );
+        let l = r#"{"type":"compacted","payload":{"message":"Next steps:\n- x"}}"#;
+        assert!(matches!(
+            decode(l),
+            Decoded::Turn(Turn { summary: true, .. })
+        ));
+        let other = r#"{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}"}}"#;
+        assert!(matches!(decode(other), Decoded::Ignored));
     }
 }

@@ -1,5 +1,5 @@
 //! Line-level analysis shared by every transcript format: keyword matching,
-//! candidate text, list markers, fenced code tracking and goal detection.
+//! list markers, fenced code tracking and goal detection.
 
 /// One configured keyword, prepared for matching.
 struct Keyword {
@@ -44,7 +44,7 @@ impl Matcher {
                 let needle = if ascii {
                     k.to_ascii_lowercase()
                 } else {
-                    k.to_string()
+                    k.to_lowercase()
                 };
                 let (left, right) = (alnum(k.chars().next()), alnum(k.chars().next_back()));
                 let name = k.to_string();
@@ -65,73 +65,46 @@ impl Matcher {
         self.keywords.get(index).map_or("", |k| k.name.as_str())
     }
 
-    /// The earliest keyword occurrence in `line`; ties go to the longest keyword.
-    pub(crate) fn find(&self, line: &str) -> Option<Hit> {
+    /// Every keyword occurrence in `line` on word boundaries, by start, the
+    /// longest first at one start; overlapping later hits are dropped.
+    pub(crate) fn find_all(&self, line: &str) -> Vec<Hit> {
         let lower = line.to_ascii_lowercase();
-        let mut best: Option<Hit> = None;
+        // Full lowercasing where it keeps byte offsets (almost always).
+        let full = line.to_lowercase();
+        let full = if full.len() == line.len() {
+            full
+        } else {
+            line.to_string()
+        };
+        let mut hits = Vec::new();
         for (index, kw) in self.keywords.iter().enumerate() {
-            let hay = if kw.ascii { lower.as_str() } else { line };
+            let hay = if kw.ascii {
+                lower.as_str()
+            } else {
+                full.as_str()
+            };
             let mut from = 0;
             while let Some(pos) = hay.get(from..).and_then(|h| h.find(kw.needle.as_str())) {
                 let start = from + pos;
                 let end = start + kw.needle.len();
-                if best.is_some_and(|b| start > b.start) {
-                    break;
-                }
                 let before = line.get(..start).and_then(|s| s.chars().next_back());
                 let after = line.get(end..).and_then(|s| s.chars().next());
-                let left_ok = !kw.left || !before.is_some_and(is_word);
-                let right_ok = !kw.right || !after.is_some_and(is_word);
-                if left_ok && right_ok {
-                    // Here `start <= b.start`: earlier wins, then longer.
-                    if best.is_none_or(|b| start < b.start || end - start > b.end - b.start) {
-                        best = Some(Hit { index, start, end });
-                    }
-                    break;
+                if (!kw.left || !before.is_some_and(is_word))
+                    && (!kw.right || !after.is_some_and(is_word))
+                {
+                    hits.push(Hit { index, start, end });
                 }
-                // ASCII needles start with an ASCII byte, so `start + 1` is a char boundary.
-                from = start + 1;
+                from = start + line[start..].chars().next().map_or(1, char::len_utf8);
             }
         }
-        best
-    }
-}
-
-/// The text a keyword line contributes.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Text {
-    /// The keyword ends with / is followed by `:`: what follows the colon, trimmed.
-    Colon(String),
-    /// The whole line without quote, list and checkbox markers.
-    Whole(String),
-}
-
-/// Candidate text for a keyword hit. Besides spaces, Markdown emphasis closers
-/// (`*`, `_`) may sit between the keyword and its colon (`**Next session**: x`),
-/// and a closer right after the colon is dropped (`**TODO:** x` gives `x`).
-pub(crate) fn candidate_text(line: &str, hit: &Hit, keyword: &str) -> Text {
-    let after = line.get(hit.end..).unwrap_or("");
-    let rest = if keyword.ends_with(':') {
-        Some(after)
-    } else {
-        after
-            .trim_start_matches([' ', '\t', '*', '_'])
-            .strip_prefix(':')
-    };
-    match rest {
-        Some(rest) => {
-            let rest = rest.trim_start();
-            let closer = rest.trim_start_matches(['*', '_']);
-            let rest = if closer.len() < rest.len()
-                && (closer.is_empty() || closer.starts_with(char::is_whitespace))
-            {
-                closer
-            } else {
-                rest
-            };
-            Text::Colon(rest.trim().to_string())
+        hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+        let mut out: Vec<Hit> = Vec::with_capacity(hits.len());
+        for h in hits {
+            if out.last().is_none_or(|l| h.start >= l.end) {
+                out.push(h);
+            }
         }
-        None => Text::Whole(strip_decorations(line).to_string()),
+        out
     }
 }
 
@@ -172,13 +145,6 @@ pub(crate) fn strip_checkbox(s: &str) -> &str {
         }
     }
     s
-}
-
-/// The line trimmed, without leading quote markers, list marker and checkbox.
-pub(crate) fn strip_decorations(line: &str) -> &str {
-    let s = strip_quotes(line);
-    let s = list_item_body(s).unwrap_or(s);
-    strip_checkbox(s).trim()
 }
 
 /// Fenced code tracking (```` ``` ```` / `~~~`, up to 3 spaces of indent).
@@ -258,7 +224,7 @@ mod tests {
     }
 
     fn found<'a>(m: &'a Matcher, line: &str) -> Option<&'a str> {
-        m.find(line).map(|h| m.name(h.index))
+        m.find_all(line).first().map(|h| m.name(h.index))
     }
 
     #[test]
@@ -298,42 +264,6 @@ mod tests {
     }
 
     #[test]
-    fn colon_and_whole_forms() {
-        let k = m(&["next session", "TODO:", "defer"]);
-        let t = |line: &str| {
-            let h = k.find(line).expect("hit");
-            candidate_text(line, &h, k.name(h.index))
-        };
-        assert_eq!(
-            t("Next session: add tests "),
-            Text::Colon("add tests".into())
-        );
-        assert_eq!(
-            t("- TODO: wire the CLI"),
-            Text::Colon("wire the CLI".into())
-        );
-        assert_eq!(t("Next session :"), Text::Colon(String::new()));
-        assert_eq!(
-            t("**Next session:** ship it"),
-            Text::Colon("ship it".into())
-        );
-        assert_eq!(
-            t("**Next session**: ship it"),
-            Text::Colon("ship it".into())
-        );
-        assert_eq!(t("TODO: **bold** x"), Text::Colon("**bold** x".into()));
-        assert_eq!(
-            t("  - [ ] Defer the refactor "),
-            Text::Whole("Defer the refactor".into())
-        );
-        assert_eq!(t("> 2) defer parsing"), Text::Whole("defer parsing".into()));
-        assert_eq!(
-            t("In the next session we fix it"),
-            Text::Whole("In the next session we fix it".into())
-        );
-    }
-
-    #[test]
     fn list_items() {
         assert_eq!(list_item_body("- a"), Some("a"));
         assert_eq!(list_item_body("  * [ ] b"), Some("[ ] b"));
@@ -345,7 +275,6 @@ mod tests {
         assert_eq!(list_item_body("2024. no"), Some("no"));
         assert_eq!(list_item_body("1234567890. no"), None);
         assert_eq!(list_item_body("plain"), None);
-        assert_eq!(strip_decorations(">> - [x] done"), "done");
         assert_eq!(strip_checkbox("[x]"), "");
     }
 

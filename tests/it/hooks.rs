@@ -370,7 +370,8 @@ fn pre_compact_captures_orphans_into_a_new_inbox_file() {
             format!("{INBOX}/{}", files[0]).as_str()
         );
     }
-    // And extract agrees: no orphans left.
+    // Captured but not routed is still an orphan for extract (so /wrap asks),
+    // and each candidate points at its captured item.
     let out = v.json(&[
         "extract",
         "--format",
@@ -378,7 +379,22 @@ fn pre_compact_captures_orphans_into_a_new_inbox_file() {
         "--transcript",
         transcript.to_str().expect("utf8"),
     ]);
-    assert_eq!(out["orphans"], 0);
+    assert_eq!(out["orphans"], 2);
+    let orphans: Vec<&Value> = out["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .filter(|c| c["persisted"] == false)
+        .collect();
+    assert_eq!(orphans.len(), 2);
+    for c in orphans {
+        assert!(
+            c["captured_at"]["path"]
+                .as_str()
+                .is_some_and(|p| p.starts_with(INBOX)),
+            "{c}"
+        );
+    }
 }
 
 #[test]

@@ -1,0 +1,215 @@
+//! A transcript's follow-up candidates checked against the vault: persisted
+//! (routed, done, skipped, or a goal), captured (an open item of a capture file
+//! in the inbox, see [`crate::capture`]), or neither. A captured candidate is
+//! still an orphan until it is routed or skipped, so `/wrap` asks about it.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::merge::{Key, SimIndex, similar};
+use crate::normalize::normalize;
+use crate::report::Place;
+use crate::scan::Vault;
+use crate::transcript::{self, Candidate, Extraction, Goal, Options, Origin, Role};
+
+#[derive(Debug, Serialize)]
+pub struct CandidateOut {
+    pub text: String,
+    pub keyword: String,
+    pub origin: Origin,
+    pub role: Role,
+    pub line: usize,
+    pub persisted: bool,
+    pub persisted_at: Option<Place>,
+    /// An open item of an inbox capture file matching this candidate.
+    pub captured_at: Option<Place>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ExtractOut {
+    pub schema: u32,
+    pub transcript: String,
+    pub format: transcript::Format,
+    pub candidates: Vec<CandidateOut>,
+    /// Candidates neither persisted nor skipped (captured ones included).
+    pub orphans: usize,
+    pub goal: Option<Goal>,
+    pub skipped_lines: usize,
+    pub long_lines: usize,
+    pub resolved: usize,
+    pub cwd: Option<String>,
+}
+
+/// The transcript reading options of a configuration.
+pub fn options(cfg: &Config, force_text: bool) -> Options {
+    Options {
+        keywords: cfg.keywords.clone(),
+        max_line_chars: cfg.extract_max_line_chars,
+        max_bytes: cfg.extract_max_bytes,
+        force_text,
+    }
+}
+
+/// Reads a transcript, mapping its failures to errors naming `path`.
+pub fn read(path: &Path, opts: &Options) -> Result<Extraction> {
+    use transcript::ExtractError as E;
+    use transcript::read::ReadError as R;
+    transcript::extract_path(path, opts).map_err(|e| match e {
+        E::Read(R::Io(io)) => Error::read(path, io),
+        E::Read(r) => Error::TranscriptRefused {
+            path: path.to_path_buf(),
+            reason: r.to_string(),
+        },
+        E::NotRecognised { line } => Error::TranscriptNotRecognised {
+            path: path.to_path_buf(),
+            line,
+        },
+    })
+}
+
+/// Texts and places a candidate is compared with.
+struct Places {
+    norms: Vec<String>,
+    places: Vec<Place>,
+}
+
+impl Places {
+    fn push(&mut self, norm: String, path: &std::sync::Arc<str>, line: u32) {
+        self.norms.push(norm);
+        self.places.push(Place {
+            path: path.clone(),
+            line,
+        });
+    }
+
+    /// The first place (in path, line order) holding a match for `text`.
+    fn find(
+        &self,
+        index: &SimIndex,
+        keys: &[Key<'_>],
+        q: &Key<'_>,
+        threshold: f64,
+    ) -> Option<Place> {
+        let mut best: Option<&Place> = None;
+        index.candidates(None, q.len, threshold, |bucket| {
+            bucket.scan(q, threshold, u32::MAX, |id| {
+                let place = &self.places[id as usize];
+                if best.is_none_or(|b| (&place.path, place.line) < (&b.path, b.line))
+                    && similar(q, &keys[id as usize], threshold)
+                {
+                    best = Some(place);
+                }
+                true
+            })
+        });
+        best.cloned()
+    }
+}
+
+/// Splits the vault into persisted places and captured places.
+fn places(vault: &Vault, cfg: &Config) -> (Places, Places) {
+    let mut persisted = Places {
+        norms: Vec::new(),
+        places: Vec::new(),
+    };
+    let mut captured = Places {
+        norms: Vec::new(),
+        places: Vec::new(),
+    };
+    for i in &vault.items {
+        let target = if crate::capture::is_capture_path(&i.loc.path, cfg) {
+            &mut captured
+        } else {
+            &mut persisted
+        };
+        target.push(i.norm.clone(), &i.loc.path, i.loc.line);
+    }
+    for s in &vault.signals {
+        persisted.push(s.norm.clone(), &s.loc.path, s.loc.line);
+    }
+    for s in &vault.skips {
+        persisted.push(normalize(&s.text), &s.loc.path, s.loc.line);
+    }
+    for g in &vault.goals {
+        let path: std::sync::Arc<str> = g.path.clone();
+        persisted.push(normalize(&g.text), &path, g.line);
+    }
+    (persisted, captured)
+}
+
+/// Marks each candidate of `ex` persisted, captured, or neither.
+pub fn check(vault: &Vault, cfg: &Config, ex: Extraction, shown_path: &str) -> ExtractOut {
+    let (persisted, captured) = places(vault, cfg);
+    let pk: Vec<Key<'_>> = persisted.norms.iter().map(|n| Key::new(n)).collect();
+    let ck: Vec<Key<'_>> = captured.norms.iter().map(|n| Key::new(n)).collect();
+    let index_of = |keys: &[Key<'_>]| {
+        let mut index = SimIndex::default();
+        for (id, k) in keys.iter().enumerate() {
+            index.insert(None, k, id as u32);
+        }
+        index
+    };
+    let (pi, ci) = (index_of(&pk), index_of(&ck));
+    let t = cfg.dedup_threshold;
+    let candidates: Vec<CandidateOut> = ex
+        .candidates
+        .into_iter()
+        .map(
+            |Candidate {
+                 text,
+                 keyword,
+                 origin,
+                 role,
+                 line,
+             }| {
+                let text = crate::privacy::redact(&text).into_owned();
+                let norm = normalize(&text);
+                let q = Key::new(&norm);
+                let at = persisted.find(&pi, &pk, &q, t);
+                let cap = captured.find(&ci, &ck, &q, t);
+                CandidateOut {
+                    text,
+                    keyword,
+                    origin,
+                    role,
+                    line,
+                    persisted: at.is_some(),
+                    persisted_at: at,
+                    captured_at: cap,
+                }
+            },
+        )
+        .collect();
+    let goal = ex.goal.map(|g| Goal {
+        text: crate::privacy::redact(&g.text).into_owned(),
+        line: g.line,
+    });
+    ExtractOut {
+        schema: 1,
+        transcript: shown_path.to_string(),
+        format: ex.format,
+        orphans: candidates.iter().filter(|c| !c.persisted).count(),
+        candidates,
+        goal,
+        skipped_lines: ex.skipped_lines,
+        long_lines: ex.long_lines,
+        resolved: ex.resolved,
+        cwd: ex.cwd,
+    }
+}
+
+/// Reads a transcript and checks its candidates against the vault at `root`.
+pub fn report(
+    root: &Path,
+    cfg: &Config,
+    path: &Path,
+    shown: &str,
+    force_text: bool,
+) -> Result<ExtractOut> {
+    let ex = read(path, &options(cfg, force_text))?;
+    let vault = crate::scan::scan_vault(root, cfg)?;
+    Ok(check(&vault, cfg, ex, shown))
+}

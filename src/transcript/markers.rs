@@ -1,0 +1,533 @@
+//! Follow-up phrases as markers, not nouns.
+//!
+//! A configured phrase counts on a line when it stands:
+//! - before a colon (`Next session: add tests`, `TODO: wire it`): the text after
+//!   the colon is the candidate (empty: the line is a lead-in);
+//! - at the start of a sentence or clause (`Next session we should add X`), not
+//!   followed by a noun it qualifies (`follow-up window`, `follow-up questions`):
+//!   the rest of the sentence, with the boilerplate (`we should`, `let's`, …)
+//!   stripped and the first letter capitalised;
+//! - in a deferral form: `leave X for the next session` gives `X`; a deferral
+//!   verb (`defer`, `park`, `postpone`, `come back to`, …) at a clause start or
+//!   after a subject or modal (`let's`, `we can`, `I'd`) gives the clause from
+//!   the verb on.
+//!
+//! A lead-in line is a heading whose text holds a phrase, or a line ending in
+//! `:` that holds one anywhere.
+
+use super::keywords::{Hit, Matcher, list_item_body, strip_checkbox};
+
+/// Words that make a phrase before them a noun modifier, not a marker.
+const NOUNS: &[&str] = &[
+    "window",
+    "windows",
+    "question",
+    "questions",
+    "email",
+    "emails",
+    "call",
+    "calls",
+    "meeting",
+    "meetings",
+    "appointment",
+    "appointments",
+    "visit",
+    "visits",
+    "study",
+    "studies",
+    "period",
+    "message",
+    "messages",
+    "survey",
+    "care",
+    "list",
+    "lists",
+    "item",
+    "items",
+    "comment",
+    "comments",
+    "app",
+    "apps",
+    "tool",
+    "tools",
+    "count",
+    "date",
+    "dates",
+    "time",
+    "interval",
+    "reminder",
+    "reminders",
+    "rate",
+    "data",
+    "mechanism",
+    "flow",
+    "feature",
+    "button",
+    "field",
+    "ticket",
+    "tickets",
+    "issue",
+    "issues",
+    "pr",
+    "prs",
+    "work",
+    "mode",
+    "hook",
+    "hooks",
+    "sequence",
+    "sequences",
+    "system",
+];
+
+/// Phrases that are verbs: a candidate keeps them (`Defer the refactor`).
+const VERBS: &[&str] = &[
+    "follow up",
+    "defer",
+    "park",
+    "postpone",
+    "come back to",
+    "revisit",
+    "circle back to",
+    "punt on",
+    "reporter",
+    "verschieben",
+    "aplazar",
+    "posponer",
+    "미루",
+    "미뤄",
+    "保留",
+    "推迟",
+    "延期",
+];
+
+/// Words after which a deferral verb still counts (`let's defer X`).
+const SUBJECTS: &[&str] = &[
+    "let's",
+    "lets",
+    "let us",
+    "we",
+    "i",
+    "i'd",
+    "i'll",
+    "we'll",
+    "we'd",
+    "you",
+    "can",
+    "could",
+    "should",
+    "will",
+    "would",
+    "to",
+    "we can",
+    "we could",
+    "we should",
+    "i would",
+    "i will",
+    "i can",
+    "you can",
+    "you could",
+    "maybe",
+    "probably",
+    "then",
+    "and",
+    "or",
+    "so",
+];
+
+/// Boilerplate removed from the start of a candidate, repeatedly.
+const BOILERPLATE: &[&str] = &[
+    "we should",
+    "we'll",
+    "we will",
+    "we need to",
+    "we have to",
+    "we must",
+    "we can",
+    "we could",
+    "i'll",
+    "i will",
+    "i should",
+    "i need to",
+    "i'd",
+    "i would",
+    "let's",
+    "let us",
+    "lets",
+    "you should",
+    "you can",
+    "you'll",
+    "need to",
+    "should",
+    "please",
+    "also",
+    "maybe",
+    "probably",
+    "then",
+    "is to",
+    "will be to",
+    "is",
+    "are",
+    "would be to",
+    "to",
+    "on",
+    "in",
+    "for",
+    "of",
+    "the team should",
+];
+
+/// What a phrase on a line contributes.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// `phrase: text` with `text`, trimmed (empty: a lead-in).
+    Colon(String),
+    /// A sentence or deferral candidate.
+    Sentence(String),
+}
+
+/// Removes leading Markdown emphasis and quote markers.
+fn strip_emphasis(s: &str) -> &str {
+    s.trim_start_matches(['*', '_', '>', ' ', '\t'])
+}
+
+fn lower_words(s: &str) -> Vec<String> {
+    s.split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The prefix ends where a sentence or clause begins.
+fn clause_start(prefix: &str) -> bool {
+    let p = prefix.trim_end_matches(['*', '_', ' ', '\t', '"', '\'', '“', '‘', '(']);
+    if p.is_empty() {
+        return true;
+    }
+    if p.ends_with([
+        '.', ';', '!', '?', ',', ':', '—', '–', '-', '。', '，', '；', '：', '！', '？',
+    ]) {
+        return true;
+    }
+    let words = lower_words(p);
+    let tail2 = words
+        .iter()
+        .rev()
+        .take(2)
+        .rev()
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    // "In the next session …", "For the follow-up, …"
+    let leads = [
+        "in the",
+        "for the",
+        "during the",
+        "on the",
+        "at the",
+        "in a",
+        "by the",
+    ];
+    leads.contains(&tail2.as_str()) && words.len() == 2
+}
+
+/// After a subject or modal: `let's defer`, `we can park`.
+fn after_subject(prefix: &str) -> bool {
+    let words = lower_words(prefix);
+    let n = words.len();
+    let last1 = words.last().cloned().unwrap_or_default();
+    let last2 = if n >= 2 {
+        format!("{} {}", words[n - 2], words[n - 1])
+    } else {
+        String::new()
+    };
+    SUBJECTS.contains(&last1.as_str()) || SUBJECTS.contains(&last2.as_str())
+}
+
+/// The next word after the phrase, lowercased, when the phrase qualifies a noun.
+fn qualifies_noun(after: &str) -> bool {
+    let next = after
+        .trim_start_matches(['*', '_'])
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    let next = next
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    !after.starts_with([',', '.', ';', ':']) && NOUNS.contains(&next.as_str())
+}
+
+/// Strips boilerplate and sentence ends, capitalises the first letter.
+pub(crate) fn tidy(text: &str) -> String {
+    let mut s = text
+        .trim()
+        .trim_start_matches([',', ':', '-', '—', '–', ' ', '*', '_'])
+        .trim();
+    loop {
+        let lower = s.to_lowercase();
+        let Some(b) = BOILERPLATE.iter().find(|b| {
+            lower.starts_with(*b)
+                && lower[b.len()..].starts_with(|c: char| c.is_whitespace() || c == ',')
+        }) else {
+            break;
+        };
+        s = s[b.len()..].trim_start_matches([',', ' ']).trim_start();
+    }
+    // The candidate is the first sentence.
+    let end = s
+        .char_indices()
+        .find(|&(i, c)| {
+            matches!(c, '.' | '!' | '?' | '。' | '！' | '？')
+                && s[i + c.len_utf8()..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_whitespace)
+        })
+        .map_or(s.len(), |(i, _)| i);
+    let s = s[..end]
+        .trim()
+        .trim_end_matches(['*', '_', ',', ';', ':', ' ']);
+    let s = strip_tail(s);
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// A list item as a candidate: trimmed, without a trailing `.`/`;`, at most
+/// 300 characters (cut at a character boundary).
+pub(crate) fn tidy_item(text: &str) -> String {
+    let t = text.trim().trim_end_matches(['.', ';', ',']).trim_end();
+    t.chars().take(300).collect()
+}
+
+/// Drops a trailing time qualifier: `for now`, `for later`, `later`, `until later`.
+fn strip_tail(s: &str) -> &str {
+    let mut s = s.trim_end();
+    for tail in [
+        " for now",
+        " for later",
+        " until later",
+        " later",
+        " for the next session",
+    ] {
+        let lower = s.to_lowercase();
+        if lower.ends_with(tail) && s.len() > tail.len() {
+            s = s[..s.len() - tail.len()].trim_end();
+        }
+    }
+    s
+}
+
+/// `leave X for the next session`: the `X`, when `prefix` (ending just before a
+/// phrase) holds the form.
+fn leave_for(prefix: &str) -> Option<&str> {
+    let lower = prefix.to_lowercase();
+    let for_at = [
+        "for the ",
+        "for a ",
+        "for ",
+        "until the ",
+        "to the ",
+        "to a ",
+    ]
+    .iter()
+    .find_map(|f| lower.ends_with(f).then(|| lower.len() - f.len()))?;
+    let head = &lower[..for_at];
+    let verb = ["leave ", "save ", "keep ", "move ", "push "]
+        .iter()
+        .filter_map(|v| head.rfind(v).map(|i| i + v.len()))
+        .max()?;
+    let x = prefix.get(verb..for_at)?.trim();
+    (!x.is_empty()).then_some(x)
+}
+
+/// The phrase of `matcher` found at marker position on `line` (a line outside
+/// code and lists), or `None`.
+pub(crate) fn find(matcher: &Matcher, line: &str) -> Option<(usize, Found)> {
+    find_every(matcher, line).into_iter().next()
+}
+
+/// Every phrase at marker position on `line`: sentence candidates in order,
+/// ending at the first colon form (whose text runs to the end of the line).
+pub(crate) fn find_every(matcher: &Matcher, line: &str) -> Vec<(usize, Found)> {
+    let body = strip_emphasis(line);
+    let body = list_item_body(body).map_or(body, |b| strip_emphasis(strip_checkbox(b)));
+    let mut out = Vec::new();
+    for hit in matcher.find_all(body) {
+        match at(matcher, body, &hit) {
+            Some(f @ Found::Colon(_)) => {
+                out.push((hit.index, f));
+                break;
+            }
+            Some(f) => out.push((hit.index, f)),
+            None => {}
+        }
+    }
+    out
+}
+
+fn at(matcher: &Matcher, body: &str, hit: &Hit) -> Option<Found> {
+    let prefix = &body[..hit.start];
+    let after = &body[hit.end..];
+    let name = matcher.name(hit.index);
+    let colon = if name.ends_with(':') {
+        Some(after)
+    } else {
+        after
+            .trim_start_matches([' ', '\t', '*', '_'])
+            .strip_prefix([':', '：'])
+    };
+    if let Some(rest) = colon
+        && (clause_start(prefix) || prefix.split_whitespace().count() <= 3)
+    {
+        let rest = rest.trim_start_matches(['*', '_']).trim();
+        return Some(Found::Colon(rest.to_string()));
+    }
+    if let Some(x) = leave_for(prefix) {
+        return Some(Found::Sentence(tidy(x)));
+    }
+    let verb = VERBS.iter().any(|v| v.eq_ignore_ascii_case(name));
+    if verb {
+        let ok = clause_start(prefix) || after_subject(prefix);
+        let object = after.split_whitespace().count() >= 2;
+        if ok && object && !qualifies_noun(after) {
+            return Some(Found::Sentence(tidy(&body[hit.start..])));
+        }
+        return None;
+    }
+    if clause_start(prefix) && !qualifies_noun(after) {
+        // Non-ASCII phrases (Korean, Japanese, Chinese) are part of the sentence.
+        let text = if name.is_ascii() {
+            tidy(after)
+        } else {
+            tidy(&body[hit.start..])
+        };
+        return (!text.is_empty() && text.chars().count() >= 3).then_some(Found::Sentence(text));
+    }
+    None
+}
+
+/// Whether `line` is a lead-in: a heading holding a phrase, or a line ending in
+/// `:` holding one.
+pub(crate) fn lead_in(matcher: &Matcher, line: &str) -> Option<usize> {
+    let t = line.trim();
+    let heading = t
+        .strip_prefix('#')
+        .map(|h| h.trim_start_matches('#'))
+        .filter(|h| h.starts_with([' ', '\t']));
+    let bold = t.starts_with("**") && t.ends_with("**") && t.len() > 4;
+    let colon = t.trim_end_matches(['*', '_', ' ']).ends_with([':', '：']);
+    if heading.is_none() && !bold && !colon {
+        return None;
+    }
+    if heading.is_none() && !bold && list_item_body(t).is_some() {
+        // A list item ending in ':' is a lead-in only at the start of a clause.
+        let (i, f) = find(matcher, t)?;
+        return matches!(f, Found::Colon(ref s) if s.is_empty()).then_some(i);
+    }
+    let text = heading.unwrap_or(t);
+    matcher.find_all(text).first().map(|h| h.index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m() -> Matcher {
+        let kws = [
+            "next session",
+            "next steps",
+            "follow-up",
+            "follow up",
+            "todo",
+            "defer",
+            "park",
+            "come back to",
+            "still uncommitted",
+            "다음 세션",
+        ];
+        Matcher::new(&kws.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    fn f(line: &str) -> Option<Found> {
+        find(&m(), line).map(|(_, f)| f)
+    }
+
+    fn s(t: &str) -> Option<Found> {
+        Some(Found::Sentence(t.into()))
+    }
+
+    #[test]
+    fn sentences_strip_boilerplate() {
+        assert_eq!(
+            f("Next session we should add a retry policy."),
+            s("Add a retry policy")
+        );
+        assert_eq!(
+            f("In the next session, let's wire the CLI"),
+            s("Wire the CLI")
+        );
+        assert_eq!(
+            f("Tests pass. Follow up: bump the MSRV"),
+            Some(Found::Colon("bump the MSRV".into()))
+        );
+        assert_eq!(
+            f("- TODO: wire --lock-timeout"),
+            Some(Found::Colon("wire --lock-timeout".into()))
+        );
+    }
+
+    #[test]
+    fn nouns_are_not_markers() {
+        assert_eq!(f("We offer a 30-day follow-up window."), None);
+        assert_eq!(f("Follow-up questions are welcome."), None);
+        assert_eq!(f("The refactor was deferred already."), None);
+        assert_eq!(f("I can park the car there."), s("Park the car there"));
+        assert_eq!(f("She sent a follow-up after lunch."), None);
+        assert_eq!(f("Nothing to follow up on"), None);
+        assert_eq!(
+            f("We should follow up on the flaky CI job."),
+            s("Follow up on the flaky CI job")
+        );
+    }
+
+    #[test]
+    fn deferral_forms() {
+        assert_eq!(
+            f("Let's leave the i18n pass for the next session."),
+            s("The i18n pass")
+        );
+        assert_eq!(
+            f("I'd defer the config migration for now."),
+            s("Defer the config migration")
+        );
+        assert_eq!(
+            f("We can come back to the flaky login test later."),
+            s("Come back to the flaky login test")
+        );
+        assert_eq!(f("Park the CSV export."), s("Park the CSV export"));
+        assert_eq!(f("다음 세션에 테스트 추가"), s("다음 세션에 테스트 추가"));
+    }
+
+    #[test]
+    fn lead_ins() {
+        let m = m();
+        assert!(lead_in(&m, "### Next Steps (manual)").is_some());
+        assert!(
+            lead_in(
+                &m,
+                "If you agree, the follow-up I'd run as a single small pass:"
+            )
+            .is_some()
+        );
+        assert!(lead_in(&m, "**Still uncommitted:**").is_some());
+        assert!(lead_in(&m, "## Findings").is_none());
+        assert!(lead_in(&m, "Next steps are below").is_none());
+        assert!(lead_in(&m, "1. Ask whether a follow-up is needed:").is_none());
+        assert!(lead_in(&m, "- Next steps:").is_some());
+    }
+}

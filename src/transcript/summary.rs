@@ -1,0 +1,279 @@
+//! Compaction summaries: the pending / next-step sections, and the later lines
+//! that report one of their items done.
+//!
+//! A summary is split into sections at lines with no indentation that are a
+//! Markdown heading, or a short title ending in `:` (optionally numbered:
+//! `7. Pending Tasks:`). A section whose title holds one of [`SECTIONS`] gives
+//! its list items (the shallowest ones; nested items stay with their parent), or,
+//! with no list, the first sentence of its text, as candidates. Items that say
+//! there is nothing pending (`None`) are dropped.
+
+use super::keywords::list_item_body;
+use super::markers::tidy_item;
+
+/// Section titles (lowercase) whose items are carried.
+const SECTIONS: &[&str] = &[
+    "pending task",
+    "next step",
+    "remaining work",
+    "remaining task",
+    "open item",
+    "open question",
+    "follow-up",
+    "todo",
+    "to do",
+    "unfinished",
+    "다음 단계",
+    "남은 작업",
+    "次のステップ",
+    "残タスク",
+    "下一步",
+    "待办",
+    "prochaine",
+    "nächste",
+    "próximo",
+];
+
+/// The opening sentence Claude Code writes at the top of a compaction summary.
+pub(crate) const OPENING: &str = "This session is being continued from a previous conversation";
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+/// The section title of a top-level line, lowercased, and the text after its colon.
+fn title(line: &str) -> Option<(String, &str)> {
+    if indent_of(line) > 0 {
+        return None;
+    }
+    let t = line.trim();
+    if let Some(h) = t.strip_prefix('#') {
+        let h = h.trim_start_matches('#');
+        return h
+            .starts_with([' ', '\t'])
+            .then(|| (h.trim().trim_matches(['*', ':']).to_lowercase(), ""));
+    }
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let t = if digits > 0 {
+        t[digits..].strip_prefix(['.', ')'])?.trim_start()
+    } else {
+        t
+    };
+    let t = t.trim_start_matches(['*', '_']);
+    let colon = t.find(':')?;
+    let name = t[..colon].trim_end_matches(['*', '_']).trim();
+    if name.is_empty() || name.contains(['.', '!', '?']) || name.split_whitespace().count() > 5 {
+        return None;
+    }
+    let rest = t[colon + 1..].trim_start_matches(['*', '_']).trim();
+    Some((name.to_lowercase(), rest))
+}
+
+fn is_nothing(text: &str) -> bool {
+    let t = text.trim().trim_end_matches('.').to_lowercase();
+    t.is_empty()
+        || t == "none"
+        || t == "n/a"
+        || t == "nothing"
+        || t.starts_with("none ")
+        || t.starts_with("none,")
+        || t.starts_with("no pending")
+        || t.starts_with("no explicit")
+        || t.starts_with("no remaining")
+        || t.starts_with("nothing pending")
+}
+
+/// The first sentence of `text`, bold markers removed.
+fn first_sentence(text: &str) -> String {
+    let t = text.replace("**", "");
+    let end = t
+        .char_indices()
+        .find(|&(i, c)| {
+            matches!(c, '.' | '!' | '?' | '。')
+                && t[i + c.len_utf8()..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_whitespace)
+        })
+        .map_or(t.len(), |(i, _)| i);
+    tidy_item(&t[..end])
+}
+
+/// Candidates of a summary: `(text, section title, 0-based line within the summary)`.
+pub(crate) fn items(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut section: Option<String> = None;
+    let mut base: Option<usize> = None;
+    let mut prose: Option<String> = None;
+    // Under a Markdown heading, only another heading ends the section.
+    let mut under_heading = false;
+    let flush = |section: &Option<String>,
+                 prose: &mut Option<String>,
+                 base: Option<usize>,
+                 out: &mut Vec<(String, String)>| {
+        if let (Some(name), Some(p), None) = (section, prose.take(), base) {
+            let s = first_sentence(&p);
+            if !is_nothing(&s) {
+                out.push((s, name.clone()));
+            }
+        }
+    };
+    for line in text.lines() {
+        let is_heading = line.starts_with('#');
+        if let Some((name, rest)) =
+            title(line).filter(|_| is_heading || !under_heading || section.is_none())
+        {
+            under_heading = is_heading;
+            flush(&section, &mut prose, base, &mut out);
+            base = None;
+            section = SECTIONS.iter().any(|s| name.contains(s)).then_some(name);
+            prose = (!rest.is_empty()).then(|| rest.to_string());
+            continue;
+        }
+        let Some(name) = &section else { continue };
+        let ind = indent_of(line);
+        if let Some(body) = list_item_body(line) {
+            match base {
+                Some(b) if ind > b => {}
+                _ => {
+                    base = Some(ind);
+                    let s = first_sentence(body);
+                    if !is_nothing(&s) {
+                        out.push((s, name.clone()));
+                    }
+                }
+            }
+        } else if base.is_none() && !line.trim().is_empty() && prose.is_none() {
+            prose = Some(line.trim().to_string());
+        }
+    }
+    flush(&section, &mut prose, base, &mut out);
+    // A next step that repeats a pending task is one item.
+    let mut kept: Vec<(String, String)> = Vec::new();
+    for (text, name) in out {
+        if !kept.iter().any(|(k, _)| same_task(k, &text)) {
+            kept.push((text, name));
+        }
+    }
+    kept
+}
+
+/// Words a done report uses.
+const DONE_WORDS: &[&str] = &[
+    "done",
+    "completed",
+    "complete",
+    "committed",
+    "fixed",
+    "finished",
+    "implemented",
+    "shipped",
+    "merged",
+    "landed",
+    "resolved",
+    "added",
+    "✅",
+    "완료",
+    "完了",
+    "完成",
+    "terminé",
+    "erledigt",
+    "hecho",
+];
+
+fn significant(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
+        .filter(|w| w.chars().count() >= 4)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether `line` reports `item` done: it holds a done word and at least half
+/// of the item's words of four or more letters.
+pub(crate) fn reports_done(item: &str, line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_' && c != '✅')
+        .collect();
+    let has_done = DONE_WORDS
+        .iter()
+        .any(|d| words.contains(d) || (!d.is_ascii() && lower.contains(d)));
+    if !has_done {
+        return false;
+    }
+    let wanted = significant(item);
+    if wanted.is_empty() {
+        return false;
+    }
+    let have = wanted
+        .iter()
+        .filter(|w| words.contains(&w.as_str()))
+        .count();
+    have * 2 >= wanted.len()
+}
+
+/// Whether two task texts name the same task: at least half of the words of
+/// four or more letters of the shorter one appear in the other.
+pub(crate) fn same_task(a: &str, b: &str) -> bool {
+    let (wa, wb) = (significant(a), significant(b));
+    let (short, long) = if wa.len() <= wb.len() {
+        (wa, wb)
+    } else {
+        (wb, wa)
+    };
+    if short.is_empty() {
+        return a.trim().eq_ignore_ascii_case(b.trim());
+    }
+    let have = short.iter().filter(|w| long.contains(w)).count();
+    have * 2 >= short.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SUMMARY: &str = "This session is being continued from a previous conversation that ran out of context.\n\
+Analysis:\nLots of prose. Next steps: not this one.\n\n\
+Summary:\n1. Primary Request and Intent:\n   Make the parser strict.\n\
+7. Pending Tasks:\n   - **Add a fuzz target for the lexer** — asked twice.\n   - Update the changelog\n     - nested detail\n\
+8. Current Work:\n   Was editing src/lex.rs.\n\
+9. Optional Next Step:\n   Run the benchmark again. Then report.\n";
+
+    #[test]
+    fn pending_and_next_step_sections() {
+        let got = items(SUMMARY);
+        let texts: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Add a fuzz target for the lexer — asked twice",
+                "Update the changelog",
+                "Run the benchmark again"
+            ]
+        );
+        assert_eq!(got[0].1, "pending tasks");
+    }
+
+    #[test]
+    fn nothing_pending() {
+        assert!(items("7. Pending Tasks:\n   - None.\n9. Optional Next Step: None").is_empty());
+        let got = items("## Next Steps\n1. Read the docs\n   1. sub\n2. Commit:\n");
+        assert_eq!(got.len(), 2);
+    }
+
+    #[test]
+    fn done_reports() {
+        assert!(reports_done(
+            "Update the changelog",
+            "The changelog update is done."
+        ));
+        assert!(!reports_done(
+            "Update the changelog",
+            "The changelog is next."
+        ));
+        assert!(!reports_done(
+            "Add a fuzz target for the lexer",
+            "Done with the parser."
+        ));
+    }
+}
