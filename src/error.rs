@@ -239,6 +239,10 @@ pub enum Error {
         path: PathBuf,
         line: usize,
     },
+    /// `extract --since` is neither an age nor a date.
+    BadSince {
+        value: String,
+    },
     /// A transcript that is not a regular file, or is larger than the cap.
     TranscriptRefused {
         path: PathBuf,
@@ -275,7 +279,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         use Error::*;
         match self {
-            MissingArgument { .. } => exit::USAGE,
+            MissingArgument { .. } | BadSince { .. } => exit::USAGE,
             NoVault { .. } | NoVaultAt { .. } => exit::NO_VAULT,
             WorkingDir { .. }
             | Read { .. }
@@ -476,6 +480,10 @@ impl Error {
                 f,
                 "{}: format not recognised: its JSON records (from line {line}) are neither Claude Code nor Codex",
                 path.display()
+            ),
+            BadSince { value } => write!(
+                f,
+                "--since {value:?}: expected an age like 7d, 12h or 30m, or a date YYYY-MM-DD"
             ),
             TranscriptRefused { path, reason } => {
                 write!(f, "{}: refused: {reason}", path.display())

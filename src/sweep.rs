@@ -63,10 +63,8 @@ pub fn files(roots: &[(PathBuf, bool)], since: Option<SystemTime>) -> Vec<PathBu
 /// `7d`, `12h`, `30m` (ago from `now`) or a date `YYYY-MM-DD` (its local midnight).
 pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime> {
     let t = text.trim();
-    let bad = || {
-        Error::Usage(format!(
-            "--since {text:?}: expected an age like 7d, 12h or 30m, or a date YYYY-MM-DD"
-        ))
+    let bad = || Error::BadSince {
+        value: text.to_string(),
     };
     if let Some(unit) = t.chars().last().filter(|c| "dhm".contains(*c)) {
         let n: u64 = t[..t.len() - 1].parse().map_err(|_| bad())?;

@@ -113,19 +113,38 @@ fn push_within(out: &mut String, s: &str, max: usize) -> bool {
 /// Captures the orphans of the hook's transcript into the inbox (see
 /// [`crate::capture`]); `last_request` as there.
 fn capture(ctx: &Ctx, input: &Value, cwd: &Path, by: &str, last_request: bool) -> Result<()> {
-    let transcript = input
-        .get("transcript_path")
-        .and_then(Value::as_str)
-        .ok_or(Error::HookField {
-            field: "transcript_path",
-        })?;
+    let transcript =
+        input
+            .get("transcript_path")
+            .and_then(Value::as_str)
+            .ok_or(Error::HookField {
+                field: "transcript_path",
+            })?;
     let session = crate::capture::session_tag(input.get("session_id").and_then(Value::as_str));
-    let out = crate::followups::report(&ctx.root, &ctx.cfg, Path::new(transcript), transcript, false)?;
+    let out = crate::followups::report(
+        &ctx.root,
+        &ctx.cfg,
+        Path::new(transcript),
+        transcript,
+        false,
+    )?;
     let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
     let project = crate::capture::project_of_cwd(cwd, &known);
-    let done = crate::capture::capture(&ctx.root, &ctx.cfg, &out, &session, project.as_deref(), last_request, by)?;
+    let done = crate::capture::capture(
+        &ctx.root,
+        &ctx.cfg,
+        &out,
+        &session,
+        project.as_deref(),
+        last_request,
+        by,
+    )?;
     if let Some(path) = &done.path {
-        eprintln!("active-status: captured {} follow-ups into {}", done.items, path.display());
+        eprintln!(
+            "active-status: captured {} follow-ups into {}",
+            done.items,
+            path.display()
+        );
     }
     if done.over_cap > 0 {
         eprintln!(
