@@ -741,6 +741,8 @@ mod tests {
                 },
                 65,
                 "\"a\\nb\" holds the control character U+000A; refusing to write it into a git hook",
+            ),
+            (
                 Error::TranscriptNotRecognised {
                     path: "t.jsonl".into(),
                     line: 2,
