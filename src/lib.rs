@@ -7,8 +7,8 @@
 //! dashboard with Tera → [`write`] replaces it atomically under the [`lock`].
 
 pub mod act;
-pub mod cas;
 pub mod capture;
+pub mod cas;
 pub mod cli;
 pub mod clock;
 pub mod commands;
