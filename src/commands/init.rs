@@ -8,7 +8,6 @@ use crate::vault_fs::VaultDir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const CONFIG: &str = include_str!("../../templates/config.toml");
 const GIT_HOOK: &str = include_str!("../../templates/git-hook.sh");
 const WRAP_SKILL: &str = include_str!("../../templates/wrap-skill.md");
 const MARKER: &str = ">>> active-status";
@@ -47,7 +46,12 @@ pub fn init(ctx_root: Option<PathBuf>, cli: &crate::cli::Cli, args: &InitArgs) -
     vault.create_dir_all(".agents")?;
     let ctx = Ctx::for_root(cli, root.clone())?;
     let quiet = ctx.quiet;
-    write_new(&vault, ".agents/active-status.toml", CONFIG, quiet)?;
+    write_new(
+        &vault,
+        ".agents/active-status.toml",
+        &crate::config::commented_template(),
+        quiet,
+    )?;
     if let Some(dir) = Path::new(&ctx.cfg.lock_path).parent()
         && !dir.as_os_str().is_empty()
     {
