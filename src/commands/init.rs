@@ -32,7 +32,8 @@ pub fn claude_hooks() -> serde_json::Value {
     serde_json::json!({
         "hooks": {
             "SessionStart": [{"matcher": "", "hooks": [{"type": "command", "command": "active-status hook session-start"}]}],
-            "PreCompact": [{"matcher": "", "hooks": [{"type": "command", "command": "active-status hook pre-compact"}]}]
+            "PreCompact": [{"matcher": "", "hooks": [{"type": "command", "command": "active-status hook pre-compact"}]}],
+            "SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "active-status hook session-end"}]}]
         }
     })
 }
@@ -72,7 +73,7 @@ pub fn init(ctx_root: Option<PathBuf>, cli: &crate::cli::Cli, args: &InitArgs) -
     if args.codex {
         write_new(&vault, ".codex/skills/wrap/SKILL.md", WRAP_SKILL, quiet)?;
         println!(
-            "Codex hooks use the same hook JSON on stdin; register these commands for its SessionStart and PreCompact events:"
+            "Codex hooks use the same hook JSON on stdin; register these commands for its SessionStart, PreCompact and SessionEnd events (where it has them):"
         );
         println!(
             "{}",

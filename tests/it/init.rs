@@ -636,9 +636,24 @@ fn assert_hooks_block(json: &serde_json::Value) {
         json["hooks"]["PreCompact"][0]["hooks"][0]["command"], "active-status hook pre-compact",
         "{json:#}"
     );
+    assert_eq!(
+        json["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
+        "active-status hook session-end"
+    );
 }
 
 fn assert_wrap_skill(text: &str) {
+    // The transcript Claude Code really provides, and every destination.
+    assert!(
+        text.contains("--session \"${CLAUDE_SESSION_ID}\""),
+        "{text}"
+    );
+    for dest in ["project", "active", "journal", "goal", "done", "skip"] {
+        assert!(
+            text.contains(&format!("- `{dest}`")),
+            "no destination {dest}:\n{text}"
+        );
+    }
     assert!(text.starts_with("---\n"), "no front matter:\n{text}");
     let front = text[4..].split("\n---").next().expect("front matter");
     assert!(
