@@ -115,6 +115,7 @@ fn items(n: usize) -> Vec<Item> {
             date: Some(d),
             untagged: None,
             meta: None,
+            status: Default::default(),
         });
     }
     out

@@ -30,6 +30,9 @@ pub struct Cli {
     /// Seconds a writer waits for the lock (default: lock.timeout_secs, 30)
     #[arg(long, global = true, value_name = "SECS")]
     pub lock_timeout: Option<f64>,
+    /// Today's date, YYYY-MM-DD (default: the local date); fixes as_of, ages and deferral for reproducible runs
+    #[arg(long, global = true, value_name = "DATE", env = "ACTIVE_STATUS_TODAY")]
+    pub today: Option<jiff::civil::Date>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -142,13 +145,10 @@ pub struct ExtractArgs {
     #[arg(
         long,
         value_name = "FILE",
-        required_unless_present_any = ["sweep", "session"],
-        conflicts_with_all = ["sweep", "session"]
+        required_unless_present = "sweep",
+        conflicts_with = "sweep"
     )]
     pub transcript: Option<PathBuf>,
-    /// The transcript of this session id, found in the default transcript folders (in a Claude Code skill: ${CLAUDE_SESSION_ID})
-    #[arg(long, value_name = "ID", conflicts_with = "sweep")]
-    pub session: Option<String>,
     /// Read every session in the default transcript folders (~/.claude/projects, $CLAUDE_CONFIG_DIR, ~/.config/claude/projects, ~/.codex/sessions)
     #[arg(long)]
     pub sweep: bool,
@@ -317,6 +317,9 @@ pub struct RegenArgs {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    /// List the deferred items (start or scheduled date after as_of) instead of the actionable ones
+    #[arg(long)]
+    pub deferred: bool,
     /// Only items of this project
     #[arg(long, value_name = "P")]
     pub project: Option<String>,

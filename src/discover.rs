@@ -52,31 +52,58 @@ pub fn find_root(explicit: Option<&Path>, start: &Path) -> Result<PathBuf> {
     }
     start
         .ancestors()
-        .find(|dir| dir.join(".agents").is_dir() || dir.join("journal").is_dir())
+        .find(|dir| {
+            dir.join(".agents").is_dir()
+                || dir.join("journal").is_dir()
+                || dir.join("journals").is_dir()
+        })
         .map(Path::to_path_buf)
         .ok_or_else(|| Error::NoVault {
             start: start.to_path_buf(),
         })
 }
 
-/// The first valid `YYYY-MM-DD` in a file name.
+/// The first date in a file name: `YYYY-MM-DD`, `YYYY_MM_DD` (Logseq),
+/// `YYYY.MM.DD` (Dendron) or `YYYYMMDD`, not touching other digits.
 pub fn date_in_name(name: &str) -> Option<Date> {
     let b = name.as_bytes();
-    (0..b.len().saturating_sub(9)).find_map(|i| {
-        let w = &b[i..i + 10];
-        let shape = w.iter().enumerate().all(|(j, &c)| {
-            if j == 4 || j == 7 {
-                c == b'-'
-            } else {
-                c.is_ascii_digit()
-            }
-        });
-        if !shape {
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let num = |r: std::ops::Range<usize>| std::str::from_utf8(&b[r]).ok()?.parse::<i32>().ok();
+    let date = |y: Option<i32>, m: Option<i32>, d: Option<i32>| {
+        Date::new(y? as i16, m? as i8, d? as i8).ok()
+    };
+    (0..b.len()).find_map(|i| {
+        if (i > 0 && digit(i - 1)) || !(0..4).all(|j| digit(i + j)) {
             return None;
         }
-        let num = |r: std::ops::Range<usize>| std::str::from_utf8(&w[r]).ok()?.parse::<i32>().ok();
-        Date::new(num(0..4)? as i16, num(5..7)? as i8, num(8..10)? as i8).ok()
+        let sep = *b.get(i + 4)?;
+        if matches!(sep, b'-' | b'_' | b'.')
+            && digit(i + 5)
+            && digit(i + 6)
+            && b.get(i + 7) == Some(&sep)
+            && digit(i + 8)
+            && digit(i + 9)
+            && !digit(i + 10)
+        {
+            return date(num(i..i + 4), num(i + 5..i + 7), num(i + 8..i + 10));
+        }
+        if (4..8).all(|j| digit(i + j)) && !digit(i + 8) {
+            return date(num(i..i + 4), num(i + 4..i + 6), num(i + 6..i + 8));
+        }
+        None
     })
+}
+
+/// Markdown file names: `.md` and `.markdown`, any case.
+fn is_markdown(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    (lower.len() > 3 && lower.ends_with(".md")) || (lower.len() > 9 && lower.ends_with(".markdown"))
+}
+
+/// A dated name that ends in `md` without the dot (`2025.09.14md`).
+fn missing_dot(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    !is_markdown(name) && lower.ends_with("md") && date_in_name(name).is_some()
 }
 
 pub(crate) fn rel_path(root: &Path, path: &Path) -> String {
@@ -86,10 +113,6 @@ pub(crate) fn rel_path(root: &Path, path: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
     parts.join("/")
-}
-
-fn is_markdown(name: &str) -> bool {
-    name.len() > 3 && name[name.len() - 3..].eq_ignore_ascii_case(".md")
 }
 
 struct Walk<'a> {
@@ -178,6 +201,13 @@ impl Walk<'_> {
                     continue;
                 }
             }
+            if missing_dot(&name) && entry.file_type().is_file() {
+                let rel = rel_path(self.root, entry.path());
+                self.out.warnings.push(Warning::new(
+                    rel,
+                    "dated file name without a dot before `md`; skipped (rename it to end in `.md`)",
+                ));
+            }
             if is_markdown(&name) {
                 if entry.file_type().is_file() {
                     found.push(entry.into_path());
@@ -204,8 +234,27 @@ impl Walk<'_> {
         });
     }
 
+    /// The journal folders: `sources.journal` when configured, else both
+    /// `journal/` and `journals/` (Logseq) when they exist.
+    fn journal_dirs(&self) -> Vec<String> {
+        if self.cfg.origin("sources.journal") == &crate::config::Origin::Default
+            && self.cfg.journal_dir == "journal"
+        {
+            vec!["journal".into(), "journals".into()]
+        } else {
+            vec![self.cfg.journal_dir.clone()]
+        }
+    }
+
     fn journal(&mut self) -> Result<()> {
-        for path in self.markdown_files(&self.root.join(&self.cfg.journal_dir), false)? {
+        for dir in self.journal_dirs() {
+            self.journal_dir(&dir)?;
+        }
+        Ok(())
+    }
+
+    fn journal_dir(&mut self, dir: &str) -> Result<()> {
+        for path in self.markdown_files(&self.root.join(dir), false)? {
             let name = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -227,13 +276,42 @@ impl Walk<'_> {
                     if rel != self.cfg.output {
                         self.out.warnings.push(Warning::new(
                             rel,
-                            "journal file without a YYYY-MM-DD date in its name; skipped",
+                            "journal file without a date (YYYY-MM-DD, YYYY_MM_DD, YYYY.MM.DD or YYYYMMDD) in its name; skipped",
                         ));
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Warnings for source folders configured away from their defaults that
+    /// do not exist (a default folder that is absent is just unused).
+    fn missing_sources(&mut self) {
+        let defaults = Config::default();
+        let keys = [
+            (
+                "sources.journal",
+                &self.cfg.journal_dir,
+                &defaults.journal_dir,
+            ),
+            (
+                "sources.projects",
+                &self.cfg.projects_dir,
+                &defaults.projects_dir,
+            ),
+            ("sources.inbox", &self.cfg.inbox_dir, &defaults.inbox_dir),
+        ];
+        let mut missing = Vec::new();
+        for (key, dir, default) in keys {
+            if dir != default && !self.root.join(dir).is_dir() {
+                missing.push(Warning::new(
+                    dir.clone(),
+                    format!("configured source folder ({key}) does not exist"),
+                ));
+            }
+        }
+        self.out.warnings.extend(missing);
     }
 
     fn inbox(&mut self) -> Result<()> {
@@ -359,7 +437,14 @@ pub fn discover(root: &Path, cfg: &Config) -> Result<Discovery> {
     walk.journal()?;
     walk.projects()?;
     walk.inbox()?;
+    walk.missing_sources();
     let mut out = walk.out;
+    if out.files.is_empty() {
+        out.warnings.push(Warning::new(
+            ".",
+            "no source files found (journal/, journals/, projects/*/todos.md, PROGRESS.md, actives, inbox)",
+        ));
+    }
     out.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     out.files.dedup_by(|a, b| a.rel == b.rel);
     if cfg.follow_symlinks {
@@ -405,5 +490,19 @@ mod tests {
         );
         assert_eq!(date_in_name("notes.md"), None);
         assert_eq!(date_in_name("2026-5-6.md"), None);
+        let d = Some(jiff::civil::date(2024, 1, 15));
+        assert_eq!(date_in_name("2024_01_15.md"), d);
+        assert_eq!(date_in_name("daily.journal.2024.01.15.md"), d);
+        assert_eq!(date_in_name("20240115.md"), d);
+        assert_eq!(date_in_name("note-20240115-x.markdown"), d);
+        assert_eq!(date_in_name("2024-01_15.md"), None);
+        assert_eq!(date_in_name("120240115.md"), None);
+        assert_eq!(date_in_name("2024011.md"), None);
+        assert!(is_markdown("a.markdown") && is_markdown("A.MD") && !is_markdown("a.mdx"));
+        assert!(
+            missing_dot("2025.09.14md")
+                && !missing_dot("2025.09.14.md")
+                && !missing_dot("readmemd")
+        );
     }
 }

@@ -83,6 +83,31 @@ impl UntaggedReason {
     }
 }
 
+/// The status of an open item (from its checkbox mark or keyword).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemStatus {
+    #[default]
+    Open,
+    /// `[/]` `[~]` `[^]`, `NOW`/`DOING`: ranked first in its tier.
+    InProgress,
+    /// `[!]`.
+    Flagged,
+    /// `[>]` with no matching open item elsewhere.
+    Forwarded,
+}
+
+impl ItemStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemStatus::Open => "open",
+            ItemStatus::InProgress => "in_progress",
+            ItemStatus::Flagged => "flagged",
+            ItemStatus::Forwarded => "forwarded",
+        }
+    }
+}
+
 /// A place in the vault: root-relative path with `/` separators and a 1-based line.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Location {
@@ -105,6 +130,7 @@ pub struct Item {
     pub untagged: Option<UntaggedReason>,
     /// Task metadata parsed off the text (`None` when there was none).
     pub meta: Option<Box<crate::task_meta::TaskMeta>>,
+    pub status: ItemStatus,
 }
 
 /// A done item that can resolve open items (docs/FORMAT.md §5 step 2).

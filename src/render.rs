@@ -31,6 +31,18 @@ struct Priority<'a> {
     tier: crate::item::Tier,
     age_days: Option<i32>,
     also: usize,
+    status: crate::item::ItemStatus,
+    due: Option<jiff::civil::Date>,
+    overdue: bool,
+}
+
+/// A blocked item as the dashboard's "Blocked" line shows it.
+#[derive(Serialize)]
+struct Blocked<'a> {
+    id: &'a str,
+    project: Option<&'a str>,
+    text: &'a str,
+    blocked_by: &'a [String],
 }
 
 /// `audit` as the template sees it: counts, the skip records of the day,
@@ -45,6 +57,11 @@ struct AuditView<'a> {
     open: usize,
     shown: usize,
     overflow: usize,
+    deferred: usize,
+    blocked: usize,
+    non_task: usize,
+    excluded_files: usize,
+    read_whole: usize,
     untagged_count: usize,
     warnings_count: usize,
     potentially_lost: &'a [crate::report::Lost],
@@ -61,6 +78,11 @@ impl<'a> AuditView<'a> {
             open: a.open,
             shown: a.shown,
             overflow: a.overflow,
+            deferred: a.deferred,
+            blocked: a.blocked,
+            non_task: a.non_task,
+            excluded_files: a.excluded_files,
+            read_whole: a.read_whole.len(),
             untagged_count: a.untagged_warnings.len(),
             warnings_count: a.warnings.len(),
             potentially_lost: &a.potentially_lost,
@@ -188,14 +210,34 @@ pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
             tier: p.tier,
             age_days: p.age_days,
             also: p.seen_in.len() - 1,
+            status: p.status,
+            due: p.due,
+            overdue: p.overdue,
         })
         .collect();
+    let blocked: Vec<_> = report
+        .blocked
+        .iter()
+        .map(|b| Blocked {
+            id: &b.id,
+            project: b.project.as_deref(),
+            text: &b.text,
+            blocked_by: &b.blocked_by,
+        })
+        .collect();
+    let next_deferred = report
+        .deferred
+        .iter()
+        .filter_map(|d| d.deferred_until)
+        .min();
     let untagged = &report.audit.untagged_warnings;
     let warnings = &report.audit.warnings;
     ctx.insert("command", "active-status regen");
     ctx.insert("goals", &goals);
     ctx.insert("active_tasks", &tasks);
     ctx.insert("priorities", &priorities);
+    ctx.insert("blocked", &blocked);
+    ctx.insert("next_deferred", &next_deferred);
     ctx.insert("overflow_by_project", &overflow_counts(report));
     ctx.insert("untagged_shown", &untagged[..untagged.len().min(LISTED)]);
     ctx.insert("untagged_more", &untagged.len().saturating_sub(LISTED));

@@ -2,9 +2,10 @@
 //! context the dashboard template renders.
 
 use crate::config::Config;
-use crate::item::{ActiveTask, Goal, Item, SourceKind, Tier, Warning};
-use crate::merge::{Merged, tier};
+use crate::item::{ActiveTask, Goal, Item, ItemStatus, SourceKind, Tier, Warning};
+use crate::merge::{Merged, overdue, tier};
 use crate::scan::Vault;
+use crate::task_meta::Priority;
 use jiff::civil::Date;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -20,6 +21,11 @@ pub struct Report {
     pub goals: Vec<Goal>,
     pub priorities: Vec<ReportItem>,
     pub overflow: Vec<ReportItem>,
+    /// Open items not actionable before a later date (`🛫`/`⏳` start or
+    /// scheduled date after `as_of`, or written in a future-dated note).
+    pub deferred: Vec<ReportItem>,
+    /// Open items whose `⛔` names an open item's `🆔`.
+    pub blocked: Vec<ReportItem>,
     pub active_tasks: Vec<ActiveTask>,
     pub audit: Audit,
 }
@@ -36,6 +42,24 @@ pub struct ReportItem {
     pub last_seen: Option<Date>,
     pub age_days: Option<i32>,
     pub seen_in: Vec<Place>,
+    /// `open`, `in_progress`, `flagged` or `forwarded`.
+    pub status: ItemStatus,
+    pub due: Option<Date>,
+    pub scheduled: Option<Date>,
+    pub start: Option<Date>,
+    pub priority: Option<Priority>,
+    pub tags: Vec<String>,
+    /// The item's own `🆔` / `[id:: …]`.
+    pub task_id: Option<String>,
+    /// The `⛔` / `[dependsOn:: …]` IDs.
+    pub depends_on: Vec<String>,
+    pub done_on: Option<Date>,
+    /// Due before `as_of`.
+    pub overdue: bool,
+    /// Set when the item is deferred: the first date it becomes actionable.
+    pub deferred_until: Option<Date>,
+    /// The open items' task IDs this item waits for (non-empty: blocked).
+    pub blocked_by: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -61,6 +85,17 @@ pub struct Audit {
     pub open: usize,
     pub shown: usize,
     pub overflow: usize,
+    /// Open items deferred to a later date: `open = shown + overflow + deferred + blocked`.
+    pub deferred: usize,
+    /// Open items waiting for another open item (`⛔`).
+    pub blocked: usize,
+    /// Items with a decoration mark (`[i]`, `["]`, `[*]` …) where items are
+    /// collected: not tasks, not in `collected`.
+    pub non_task: usize,
+    /// Files skipped because their front matter says `active_status: exclude`.
+    pub excluded_files: usize,
+    /// Files read whole because they have no next section.
+    pub read_whole: Vec<Arc<str>>,
     pub untagged_warnings: Vec<UntaggedWarning>,
     pub potentially_lost: Vec<Lost>,
     pub warnings: Vec<Warning>,
@@ -110,8 +145,41 @@ fn days_between(from: Date, to: Date) -> Option<i32> {
     from.until(to).ok().map(|span| span.get_days())
 }
 
-/// Builds the report items of every cluster, in rank order.
+/// The date an item becomes actionable when that is after `horizon`: its
+/// start or scheduled date, or the date of the (future-dated) note it is in.
+fn deferral(item: &Item, horizon: Option<Date>) -> Option<Date> {
+    let h = horizon?;
+    let meta = item.meta.as_deref();
+    [
+        meta.and_then(|m| m.start),
+        meta.and_then(|m| m.scheduled),
+        item.date,
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|d| *d > h)
+    .max()
+}
+
+/// Builds the report items of every cluster, in rank order. `as_of` dates
+/// the tiers, ages and overdue marks; deferral is judged against `as_of`
+/// (or `today` when the vault has no dated note).
 pub fn report_items(merged: &Merged, as_of: Option<Date>) -> Vec<ReportItem> {
+    report_items_at(merged, as_of, None)
+}
+
+/// [`report_items`] with today's date for vaults without dated notes.
+pub fn report_items_at(
+    merged: &Merged,
+    as_of: Option<Date>,
+    today: Option<Date>,
+) -> Vec<ReportItem> {
+    let horizon = as_of.or(today);
+    let open_ids: std::collections::HashSet<&str> = merged
+        .items
+        .iter()
+        .filter_map(|i| i.meta.as_deref()?.task_id.as_deref())
+        .collect();
     let ids = crate::item_id::assign(merged.clusters.iter().map(|c| {
         (
             c.project.as_deref(),
@@ -124,6 +192,20 @@ pub fn report_items(merged: &Merged, as_of: Option<Date>) -> Vec<ReportItem> {
         .zip(ids)
         .map(|(c, id)| {
             let rep = &merged.items[c.members[0]];
+            let meta = rep.meta.as_deref().cloned().unwrap_or_default();
+            // Deferred only when every copy is: one actionable copy shows.
+            let deferred_until = c
+                .members
+                .iter()
+                .map(|&m| deferral(&merged.items[m], horizon))
+                .collect::<Option<Vec<Date>>>()
+                .and_then(|v| v.into_iter().min());
+            let blocked_by = meta
+                .depends_on
+                .iter()
+                .filter(|d| open_ids.contains(d.as_str()) && meta.task_id.as_ref() != Some(*d))
+                .cloned()
+                .collect();
             ReportItem {
                 id,
                 text: rep.text.clone(),
@@ -148,6 +230,18 @@ pub fn report_items(merged: &Merged, as_of: Option<Date>) -> Vec<ReportItem> {
                         line: merged.items[m].loc.line,
                     })
                     .collect(),
+                status: rep.status,
+                due: meta.due,
+                scheduled: meta.scheduled,
+                start: meta.start,
+                priority: meta.priority,
+                overdue: overdue(rep, as_of),
+                tags: meta.tags,
+                task_id: meta.task_id,
+                depends_on: meta.depends_on,
+                done_on: meta.done_on,
+                deferred_until,
+                blocked_by,
             }
         })
         .collect()
@@ -233,8 +327,23 @@ pub fn build(analysis: &Analysis, cfg: &Config) -> Report {
         untagged,
         ..
     } = analysis;
-    let mut all = report_items(merged, vault.as_of);
+    let items = report_items_at(merged, vault.as_of, vault.today);
+    let (deferred, rest): (Vec<_>, Vec<_>) =
+        items.into_iter().partition(|i| i.deferred_until.is_some());
+    let (blocked, mut all): (Vec<_>, Vec<_>) =
+        rest.into_iter().partition(|i| !i.blocked_by.is_empty());
     let overflow = all.split_off(cfg.cap.min(all.len()));
+    let mut warnings = vault.warnings.clone();
+    for loc in &merged.forwarded_open {
+        warnings.push(Warning::new(
+            loc.path.to_string(),
+            format!(
+                "line {}: forwarded item ([>]) with no matching open item elsewhere; kept open",
+                loc.line
+            ),
+        ));
+    }
+    warnings.sort();
     let potentially_lost = vault
         .skips
         .iter()
@@ -262,12 +371,19 @@ pub fn build(analysis: &Analysis, cfg: &Config) -> Report {
             open: merged.clusters.len(),
             shown: all.len(),
             overflow: overflow.len(),
+            deferred: deferred.len(),
+            blocked: blocked.len(),
+            non_task: vault.non_task,
+            excluded_files: vault.excluded,
+            read_whole: vault.read_whole.clone(),
             untagged_warnings: untagged.clone(),
             potentially_lost,
-            warnings: vault.warnings.clone(),
+            warnings,
         },
         priorities: all,
         overflow,
+        deferred,
+        blocked,
         active_tasks: vault.active_tasks.clone(),
     }
 }

@@ -22,8 +22,15 @@ pub struct Vault {
     pub warnings: Vec<Warning>,
     pub projects: Vec<String>,
     pub files_scanned: usize,
-    /// Latest date among journal and inbox files.
+    /// Latest date among journal and inbox files that is not after `today`.
     pub as_of: Option<Date>,
+    pub today: Option<Date>,
+    /// Decoration-marked items (`[i]`, `["]` …) where items are collected.
+    pub non_task: usize,
+    /// Files read whole (no next section), by path.
+    pub read_whole: Vec<std::sync::Arc<str>>,
+    /// Files skipped because their front matter excludes them.
+    pub excluded: usize,
 }
 
 /// Scans the vault at `root`.
@@ -38,6 +45,8 @@ pub fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
         .par_iter()
         .map(|f| scan_file(f, &headings, &projects))
         .collect::<Result<_>>()?;
+    let today = cfg.today();
+    // A date after today (a note written ahead) does not become "today".
     let as_of = files
         .iter()
         .filter_map(|f| match f.role {
@@ -45,12 +54,14 @@ pub fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
             FileRole::Inbox { date } => date,
             _ => None,
         })
+        .filter(|d| *d <= today)
         .max();
     let mut vault = Vault {
         warnings,
         projects,
         files_scanned: files.len(),
         as_of,
+        today: Some(today),
         ..Vault::default()
     };
     // Sized up front: growing these by doubling would briefly hold two copies.
@@ -60,7 +71,14 @@ pub fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
     vault
         .signals
         .reserve_exact(scans.iter().map(|s| s.signals.len()).sum());
-    for scan in scans {
+    for (scan, file) in scans.into_iter().zip(&files) {
+        vault.non_task += scan.non_task;
+        if scan.read_whole {
+            vault.read_whole.push(file.rel.clone());
+        }
+        if scan.excluded {
+            vault.excluded += 1;
+        }
         vault.items.extend(scan.items);
         vault.signals.extend(scan.signals);
         vault.goals.extend(scan.goals);

@@ -4,13 +4,15 @@
 use crate::discover::{FileRole, SourceFile};
 use crate::error::{Error, Result};
 use crate::item::{
-    ActiveTask, Goal, Item, Location, Signal, SkipRecord, SourceKind, UntaggedReason, Warning,
+    ActiveTask, Goal, Item, ItemStatus, Location, Signal, SkipRecord, SourceKind, UntaggedReason,
+    Warning,
 };
 use crate::normalize::normalize;
 use crate::parse::{
-    HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project,
+    Check, HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project,
 };
 use jiff::civil::Date;
+use std::borrow::Cow;
 
 /// Everything one file contributes.
 #[derive(Debug, Default)]
@@ -21,6 +23,12 @@ pub struct FileScan {
     pub skips: Vec<SkipRecord>,
     pub active: Option<ActiveTask>,
     pub warnings: Vec<Warning>,
+    /// Items with a decoration mark (`[i]`, `["]` …) where items are collected.
+    pub non_task: usize,
+    /// The file was read whole (no next section: every open task collected).
+    pub read_whole: bool,
+    /// The file's front matter excludes it (`active_status: exclude`).
+    pub excluded: bool,
 }
 
 /// Reads a file as text: NUL bytes skip it (returns `None` with a warning),
@@ -48,10 +56,83 @@ pub fn read_text(
             String::from_utf8_lossy(e.as_bytes()).into_owned()
         }
     };
-    Ok(Some(match text.strip_prefix('\u{feff}') {
+    let text = match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => text,
-    }))
+    };
+    Ok(Some(lines_from_bare_cr(text)))
+}
+
+/// A file written with bare `\r` line ends (classic Mac) read as lines: each
+/// `\r` not followed by `\n` becomes `\n`.
+fn lines_from_bare_cr(text: String) -> String {
+    let b = text.as_bytes();
+    let bare = b
+        .iter()
+        .enumerate()
+        .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'));
+    if !bare {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() != Some(&'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether the leading front matter opts the file out
+/// (`active_status: exclude` or `todo_exclude: true`).
+fn excluded_by_front_matter(text: &str) -> bool {
+    let mut lines = text.lines();
+    if lines.next().map(str::trim_end) != Some("---") {
+        return false;
+    }
+    for line in lines {
+        let t = line.trim();
+        if t == "---" || t == "..." {
+            break;
+        }
+        if let Some((k, v)) = t.split_once(':') {
+            let v = v.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+            match k.trim() {
+                "active_status" if v == "exclude" => return true,
+                "todo_exclude" if v == "true" => return true,
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// Blanks git conflict marker lines (`<<<<<<<`, `=======`, `>>>>>>>`) so they
+/// never become item text or setext headings; returns the 1-based lines.
+fn blank_conflict_markers(text: &mut String) -> Vec<u32> {
+    if !text.contains("<<<<<<<") && !text.contains(">>>>>>>") {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let content = line.trim_end_matches(['\n', '\r']);
+        let marker = ["<<<<<<<", ">>>>>>>", "|||||||"]
+            .iter()
+            .any(|m| content.starts_with(m))
+            || content == "=======";
+        if marker {
+            lines.push(i as u32 + 1);
+            out.push_str(&line[content.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    *text = out;
+    lines
 }
 
 fn memchr_nul(bytes: &[u8]) -> bool {
@@ -73,6 +154,19 @@ fn inbox_project(text: &str) -> Option<String> {
     None
 }
 
+/// `A`..`E` written as a todo.txt priority `(A)`.
+fn todo_txt_priority(raw: &str) -> Option<crate::task_meta::Priority> {
+    use crate::task_meta::Priority;
+    match raw {
+        "A" => Some(Priority::Highest),
+        "B" => Some(Priority::High),
+        "C" => Some(Priority::Medium),
+        "D" => Some(Priority::Low),
+        r if r.len() == 1 && r.as_bytes()[0].is_ascii_uppercase() => Some(Priority::Lowest),
+        _ => None,
+    }
+}
+
 /// Reads and scans one file.
 pub fn scan_file(
     file: &SourceFile,
@@ -80,9 +174,24 @@ pub fn scan_file(
     known: &[String],
 ) -> Result<FileScan> {
     let mut scan = FileScan::default();
-    let Some(text) = read_text(&file.abs, &file.rel, &mut scan.warnings)? else {
+    let Some(mut text) = read_text(&file.abs, &file.rel, &mut scan.warnings)? else {
         return Ok(scan);
     };
+    if excluded_by_front_matter(&text) {
+        scan.excluded = true;
+        return Ok(scan);
+    }
+    let conflicts = blank_conflict_markers(&mut text);
+    if !conflicts.is_empty() {
+        let lines: Vec<String> = conflicts.iter().map(u32::to_string).collect();
+        scan.warnings.push(Warning::new(
+            file.rel.to_string(),
+            format!(
+                "git conflict markers at lines {}; those lines were not read",
+                lines.join(", ")
+            ),
+        ));
+    }
     let doc = parse_document(&text, headings);
     let file_project = match &file.role {
         FileRole::Inbox { .. } => inbox_project(&text),
@@ -113,9 +222,39 @@ fn apply_rules(
         FileRole::Progress { project } => (SourceKind::Progress, None, Some(project.clone())),
         FileRole::Active { project, .. } => (SourceKind::ActiveTodos, None, Some(project.clone())),
     };
+    // A project todos.md / PROGRESS.md without a next section, and a journal
+    // without any heading (an outline), are read whole.
+    let whole = match kind {
+        SourceKind::ProjectTodos | SourceKind::Progress => {
+            !doc.headings.iter().any(|h| h.role == Some(Role::Next))
+        }
+        SourceKind::JournalNext => doc.headings.is_empty(),
+        SourceKind::Captured | SourceKind::ActiveTodos => false,
+    };
+    scan.read_whole = whole && !doc.entries.is_empty();
+    // Known projects: project folders and slugs named by this file's sessions.
+    let is_known = |tag: &str| {
+        known.iter().any(|k| k == tag)
+            || sessions
+                .iter()
+                .any(|s| matches!(s, SessionProject::Project(p) if p == tag))
+    };
     let (mut open_count, mut done_count) = (0, 0);
     for entry in &doc.entries {
-        let (project, untagged) = match (&entry.tag, &path_project) {
+        // A leading `(Tag)` naming no known project stays in the text.
+        // A leading `(A)` (one capital letter) naming no project is a
+        // todo.txt priority.
+        let mut meta = entry.meta.clone();
+        let (tag, text) = match (&entry.tag, &entry.tag_raw) {
+            (Some(t), _) if is_known(t) => (Some(t.clone()), Cow::Borrowed(entry.text.as_str())),
+            (Some(_), Some(raw)) if todo_txt_priority(raw).is_some() => {
+                meta.get_or_insert_default().priority = todo_txt_priority(raw);
+                (None, Cow::Borrowed(entry.text.as_str()))
+            }
+            (Some(_), Some(raw)) => (None, Cow::Owned(format!("({raw}) {}", entry.text))),
+            _ => (None, Cow::Borrowed(entry.text.as_str())),
+        };
+        let (project, untagged) = match (&tag, &path_project) {
             (Some(tag), _) => (Some(tag.clone()), None),
             (None, Some(p)) => (Some(p.clone()), None),
             (None, None) => match entry.session.map(|i| &sessions[i]) {
@@ -131,26 +270,36 @@ fn apply_rules(
             },
         };
         let untagged = if project.is_some() { None } else { untagged };
-        let done = entry.check.is_done();
+        let check = entry.check;
+        let done = check.is_done();
         let loc = Location {
             path: file.rel.clone(),
             line: entry.line,
         };
+        let outside_closed = !matches!(entry.role, Some(Role::Done | Role::Skipped | Role::Goal));
         let collects = match kind {
-            SourceKind::ActiveTodos => entry.check.has_box(),
+            SourceKind::ActiveTodos => check.has_box(),
+            _ if whole => check.is_open_task() && outside_closed,
             _ => entry.role == Some(Role::Next),
         };
         let resolves = match kind {
+            SourceKind::JournalNext if whole => done,
             // A skip record closes the follow-up it names, like a done entry
             // (`cancel` writes one for items without a checkbox).
             SourceKind::JournalNext => {
                 (entry.role == Some(Role::Next) && done)
                     || matches!(entry.role, Some(Role::Done | Role::Skipped))
             }
-            SourceKind::ActiveTodos => entry.check.has_box() && done,
+            SourceKind::ActiveTodos => done,
             _ => done,
         };
-        if kind == SourceKind::ActiveTodos && entry.check.has_box() {
+        if check == Check::NonTask {
+            if collects {
+                scan.non_task += 1;
+            }
+            continue;
+        }
+        if kind == SourceKind::ActiveTodos && check.has_box() {
             if done {
                 done_count += 1;
             } else {
@@ -159,25 +308,31 @@ fn apply_rules(
         }
         if resolves {
             scan.signals.push(Signal {
-                norm: normalize(&entry.text),
+                norm: normalize(&text),
                 project: project.clone(),
                 date,
                 loc: loc.clone(),
             });
         } else if collects && !done {
             scan.items.push(Item {
-                norm: normalize(&entry.text),
-                text: entry.text.clone(),
+                norm: normalize(&text),
+                text: text.to_string(),
                 project: project.clone(),
                 kind,
                 loc: loc.clone(),
                 date,
                 untagged,
-                meta: entry.meta.clone(),
+                meta,
+                status: match check {
+                    Check::InProgress => ItemStatus::InProgress,
+                    Check::Flagged => ItemStatus::Flagged,
+                    Check::Forwarded => ItemStatus::Forwarded,
+                    _ => ItemStatus::Open,
+                },
             });
         }
         if kind == SourceKind::JournalNext {
-            journal_extras(entry.role, done, &entry.text, &project, date, loc, scan);
+            journal_extras(entry.role, done, &text, &project, date, loc, scan);
         }
     }
     if let FileRole::Active { project, task } = &file.role {

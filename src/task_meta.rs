@@ -24,6 +24,19 @@ pub enum Priority {
 }
 
 impl Priority {
+    /// Rank for sorting: an item without a priority sits between medium and
+    /// low, as Obsidian Tasks' "normal".
+    pub(crate) fn rank(p: Option<Priority>) -> u8 {
+        match p {
+            Some(Priority::Highest) => 0,
+            Some(Priority::High) => 1,
+            Some(Priority::Medium) => 2,
+            None => 3,
+            Some(Priority::Low) => 4,
+            Some(Priority::Lowest) => 5,
+        }
+    }
+
     fn from_word(w: &str) -> Option<Priority> {
         match w.trim().to_ascii_lowercase().as_str() {
             "highest" | "a" => Some(Priority::Highest),

@@ -53,9 +53,22 @@ pub fn audit(r: &Report, status: &str, verbose: u8) -> String {
     );
     let _ = writeln!(
         o,
-        "open {} = shown {} + overflow {}",
-        a.open, a.shown, a.overflow
+        "open {} = shown {} + overflow {} + deferred {} + blocked {}",
+        a.open, a.shown, a.overflow, a.deferred, a.blocked
     );
+    if a.non_task > 0 {
+        let _ = writeln!(o, "non_task {} (decoration marks, not items)", a.non_task);
+    }
+    if a.excluded_files > 0 {
+        let _ = writeln!(o, "excluded by front matter: {} files", a.excluded_files);
+    }
+    if !a.read_whole.is_empty() {
+        let _ = writeln!(
+            o,
+            "read whole (no next section): {}",
+            a.read_whole.join(", ")
+        );
+    }
     let _ = writeln!(
         o,
         "sources: journal_next {}, captured {}, active_todos {}, project_todos {}, progress {} ({} files scanned)",

@@ -1,10 +1,10 @@
-//! `list`: every open cluster after the merge.
+//! `list`: every open cluster after the merge (the deferred ones with `--deferred`).
 
 use super::{Ctx, print_json};
 use crate::cli::{Format, ListArgs};
 use crate::error::{Result, exit};
 use crate::item::SourceKind;
-use crate::report::{ReportItem, analyze, report_items};
+use crate::report::{ReportItem, analyze, report_items_at};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -19,8 +19,9 @@ pub fn list(ctx: &Ctx, args: &ListArgs) -> Result<i32> {
     let as_of = analysis.vault.as_of;
     let project = args.project.as_deref().map(str::to_ascii_lowercase);
     let kind = args.source.as_deref().and_then(SourceKind::parse);
-    let mut items: Vec<ReportItem> = report_items(&analysis.merged, as_of)
+    let mut items: Vec<ReportItem> = report_items_at(&analysis.merged, as_of, analysis.vault.today)
         .into_iter()
+        .filter(|i| i.deferred_until.is_some() == args.deferred)
         .filter(|i| project.is_none() || i.project == project)
         .filter(|i| kind.is_none_or(|k| i.source.kind == k))
         .collect();

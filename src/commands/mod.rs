@@ -37,12 +37,8 @@ impl Ctx {
             config_file: cli.config.clone(),
             lock_timeout_secs: cli.lock_timeout,
         };
-        let cfg = crate::config::load(&root, &overrides)?;
-        if !cli.quiet {
-            for w in &cfg.warnings {
-                eprintln!("warning: {w}");
-            }
-        }
+        let mut cfg = crate::config::load(&root, &overrides)?;
+        cfg.today = cli.today;
         Ok(Ctx {
             root,
             cfg,

@@ -1,12 +1,13 @@
 //! The merge (docs/FORMAT.md §5): collect → resolve → rank → deduplicate → cap.
 
+mod forward;
 mod index;
 mod rank;
 mod resolve;
 mod similar;
 
 pub use index::{Bucket, SimIndex};
-pub use rank::{compare, tier};
+pub use rank::{compare, due, overdue, tier};
 pub use resolve::resolve;
 pub use similar::{Key, similar};
 
@@ -35,12 +36,15 @@ pub struct Merged {
     pub collected: usize,
     pub resolved: usize,
     pub duplicates_merged: usize,
+    /// Forwarded (`[>]`) items kept open because no open item matches them.
+    pub forwarded_open: Vec<crate::item::Location>,
 }
 
 /// Runs the merge over collected items and resolution signals.
 pub fn merge(items: Vec<Item>, signals: &[Signal], as_of: Option<Date>, threshold: f64) -> Merged {
     let collected = items.len();
     let open = resolve(items, signals, threshold);
+    let (open, _, forwarded_open) = forward::settle(open, threshold);
     let resolved = collected - open.len();
     let mut open = open;
     open.par_sort_by(|a, b| compare(a, b, as_of));
@@ -52,6 +56,7 @@ pub fn merge(items: Vec<Item>, signals: &[Signal], as_of: Option<Date>, threshol
         collected,
         resolved,
         duplicates_merged,
+        forwarded_open,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Rank tiers and the total rank order (docs/FORMAT.md §5 step 4).
 
-use crate::item::{Item, SourceKind, Tier};
+use crate::item::{Item, ItemStatus, SourceKind, Tier};
+use crate::task_meta::Priority;
 use jiff::civil::Date;
 use std::cmp::{Ordering, Reverse};
 
@@ -17,8 +18,20 @@ pub fn tier(item: &Item, as_of: Option<Date>) -> Tier {
     }
 }
 
-/// Tier, then (for carried items) newest date first, then path, then line.
-/// Text and project break the remaining ties so the order is total.
+/// The due date of an item, if any.
+pub fn due(item: &Item) -> Option<Date> {
+    item.meta.as_ref().and_then(|m| m.due)
+}
+
+/// Whether an open item is overdue: due before `as_of`.
+pub fn overdue(item: &Item, as_of: Option<Date>) -> bool {
+    matches!((due(item), as_of), (Some(d), Some(a)) if d < a)
+}
+
+/// Tier; inside a tier in-progress items first, then overdue ones, then by
+/// due date (undated last), then priority (none ranks as "normal", between
+/// medium and low), then (for carried items) newest date first, then path
+/// and line. Text and project break the remaining ties so the order is total.
 pub fn compare(a: &Item, b: &Item, as_of: Option<Date>) -> Ordering {
     let key = |i: &Item| {
         let t = tier(i, as_of);
@@ -27,7 +40,17 @@ pub fn compare(a: &Item, b: &Item, as_of: Option<Date>) -> Ordering {
         } else {
             Reverse(None)
         };
-        (t, date)
+        let meta = i.meta.as_deref();
+        let due = meta.and_then(|m| m.due);
+        (
+            t,
+            i.status != ItemStatus::InProgress,
+            !overdue(i, as_of),
+            due.is_none(),
+            due,
+            Priority::rank(meta.and_then(|m| m.priority)),
+            date,
+        )
     };
     key(a)
         .cmp(&key(b))
@@ -55,7 +78,57 @@ mod tests {
             date: d,
             untagged: None,
             meta: None,
+            status: Default::default(),
         }
+    }
+
+    #[test]
+    fn inside_a_tier_in_progress_then_overdue_then_due_then_priority() {
+        use crate::task_meta::TaskMeta;
+        let as_of = Some(date(2026, 5, 6));
+        let with = |line, status, due: Option<Date>, priority| {
+            let mut i = item(SourceKind::ProjectTodos, None, "p.md", line);
+            i.status = status;
+            i.meta = Some(Box::new(TaskMeta {
+                due,
+                priority,
+                ..TaskMeta::default()
+            }));
+            i
+        };
+        let plain = with(1, ItemStatus::Open, None, None);
+        let low = with(2, ItemStatus::Open, None, Some(Priority::Low));
+        let high = with(3, ItemStatus::Open, None, Some(Priority::High));
+        let due_later = with(4, ItemStatus::Open, Some(date(2026, 6, 1)), None);
+        let due_soon = with(5, ItemStatus::Open, Some(date(2026, 5, 8)), None);
+        let overdue_item = with(6, ItemStatus::Open, Some(date(2026, 5, 1)), None);
+        let doing = with(7, ItemStatus::InProgress, None, Some(Priority::Lowest));
+        let today = item(SourceKind::JournalNext, as_of, "j.md", 1);
+        let mut v = vec![
+            plain.clone(),
+            low.clone(),
+            high.clone(),
+            due_later.clone(),
+            due_soon.clone(),
+            overdue_item.clone(),
+            doing.clone(),
+            today.clone(),
+        ];
+        v.sort_by(|a, b| compare(a, b, as_of));
+        assert_eq!(
+            v,
+            vec![
+                today,
+                doing,
+                overdue_item,
+                due_soon,
+                due_later,
+                high,
+                plain,
+                low
+            ]
+        );
+        assert!(overdue(&v[2], as_of) && !overdue(&v[3], as_of));
     }
 
     #[test]

@@ -1,7 +1,5 @@
 //! Heading roles and session headings (docs/FORMAT.md §2.2 and §3).
 
-use std::collections::HashSet;
-
 /// What a section collects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -11,32 +9,138 @@ pub enum Role {
     Goal,
 }
 
-/// Heading text normalized for comparison: lower-case, whitespace collapsed,
-/// one trailing `:` removed.
+/// Next phrases that give a heading the next role wherever they occur in it
+/// (on word boundaries), not only at its start: "Live follow-ups",
+/// "Technical Todos for Future Sessions". Each counts only while the
+/// configured next list holds it.
+const NEXT_ANYWHERE: &[&str] = &[
+    "follow-ups",
+    "follow ups",
+    "follow-up",
+    "followups",
+    "next steps",
+    "next session",
+    "todos",
+    "to-dos",
+    "action items",
+    "다음 세션",
+    "할 일",
+];
+
+/// Whether `c` is kept by heading normalization (letters, digits, spaces and
+/// the punctuation that can separate a qualifier or belong to a phrase).
+fn kept(c: char) -> bool {
+    c.is_alphanumeric() || c.is_whitespace() || "'-()—–:/&.,!?".contains(c)
+}
+
+/// Letters and digits that form words; CJK ideographs and kana do not need
+/// spaces between words, so they never block a word boundary.
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric()
+        && !matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
+/// Heading text normalized for matching against the role lists: width and
+/// compatibility forms folded (NFKC), lower-cased, emoji, symbols and
+/// Markdown markers dropped, a trailing qualifier removed (`(…)` at the end,
+/// or anything after ` — `, ` – `, ` - ` or `:`), trailing punctuation removed
+/// and whitespace collapsed.
 pub fn normalize_heading(text: &str) -> String {
-    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let lower = collapsed.to_lowercase();
-    let trimmed = lower.strip_suffix(':').unwrap_or(&lower);
-    trimmed.trim_end().to_string()
+    use unicode_normalization::UnicodeNormalization;
+    let folded: String = text
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c == '\u{2019}' { '\'' } else { c })
+        .map(|c| if kept(c) { c } else { ' ' })
+        .collect();
+    let mut s = folded.split_whitespace().collect::<Vec<_>>().join(" ");
+    loop {
+        let before = s.len();
+        for sep in [" — ", " – ", " - ", ":"] {
+            if let Some(pos) = s.find(sep)
+                && pos > 0
+            {
+                s.truncate(pos);
+            }
+        }
+        let t = s.trim_end_matches(|c: char| c.is_whitespace() || ".,!?;—–-".contains(c));
+        s.truncate(t.len());
+        if s.ends_with(')')
+            && let Some(open) = s.rfind('(')
+            && open > 0
+        {
+            s.truncate(open);
+        }
+        let t = s.trim_end();
+        s.truncate(t.len());
+        if s.len() == before {
+            break;
+        }
+    }
+    s
+}
+
+/// Whether `phrase` occurs in `h` at byte `at` with word boundaries around it.
+fn at_boundary(h: &str, at: usize, phrase: &str) -> bool {
+    let before = h[..at].chars().next_back();
+    let after = h[at + phrase.len()..].chars().next();
+    let first = phrase.chars().next();
+    let last = phrase.chars().next_back();
+    let clear = |x: Option<char>, y: Option<char>| match (x, y) {
+        (Some(x), Some(y)) => !(is_word_char(x) && is_word_char(y)),
+        _ => true,
+    };
+    clear(before, first) && clear(last, after)
+}
+
+fn starts_with_phrase(h: &str, phrase: &str) -> bool {
+    !phrase.is_empty() && h.starts_with(phrase) && at_boundary(h, 0, phrase)
+}
+
+fn contains_phrase(h: &str, phrase: &str) -> bool {
+    h.match_indices(phrase)
+        .any(|(at, _)| at_boundary(h, at, phrase))
 }
 
 /// The configured heading lists, normalized once.
 #[derive(Debug, Clone, Default)]
 pub struct HeadingMatcher {
-    next: HashSet<String>,
-    done: HashSet<String>,
-    skipped: HashSet<String>,
-    goal: HashSet<String>,
+    /// Every phrase with its role, longest first (so the longest phrase a
+    /// heading starts with decides).
+    phrases: Vec<(String, Role)>,
+    /// Next phrases that count anywhere in a heading.
+    anywhere: Vec<String>,
+    /// The checkbox status map.
+    pub(crate) markers: super::StatusMap,
 }
 
 impl HeadingMatcher {
     pub fn new(next: &[String], done: &[String], skipped: &[String], goal: &[String]) -> Self {
-        let set = |l: &[String]| l.iter().map(|h| normalize_heading(h)).collect();
+        let mut phrases: Vec<(String, Role)> = Vec::new();
+        for (list, role) in [
+            (next, Role::Next),
+            (done, Role::Done),
+            (skipped, Role::Skipped),
+            (goal, Role::Goal),
+        ] {
+            for h in list {
+                let n = normalize_heading(h);
+                if !n.is_empty() && !phrases.iter().any(|(p, _)| *p == n) {
+                    phrases.push((n, role));
+                }
+            }
+        }
+        // Stable: among equally long phrases the role order above decides.
+        phrases.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+        let anywhere = NEXT_ANYWHERE
+            .iter()
+            .map(|p| normalize_heading(p))
+            .filter(|p| phrases.iter().any(|(q, r)| q == p && *r == Role::Next))
+            .collect();
         HeadingMatcher {
-            next: set(next),
-            done: set(done),
-            skipped: set(skipped),
-            goal: set(goal),
+            phrases,
+            anywhere,
+            markers: super::StatusMap::default(),
         }
     }
 
@@ -49,19 +153,25 @@ impl HeadingMatcher {
         )
     }
 
+    /// The role of a heading: the longest configured phrase its normalized
+    /// text starts with (on a word boundary), else next when it holds one of
+    /// the few unambiguous next phrases anywhere.
     pub fn role(&self, heading: &str) -> Option<Role> {
+        self.role_at(2, heading)
+    }
+
+    /// `role` for a heading of `level`: a level-1 heading is a document
+    /// title ("# infra todos"), so only its start counts, never a phrase
+    /// inside it.
+    pub fn role_at(&self, level: u8, heading: &str) -> Option<Role> {
         let h = normalize_heading(heading);
-        if self.next.contains(&h) {
-            Some(Role::Next)
-        } else if self.done.contains(&h) {
-            Some(Role::Done)
-        } else if self.skipped.contains(&h) {
-            Some(Role::Skipped)
-        } else if self.goal.contains(&h) {
-            Some(Role::Goal)
-        } else {
-            None
+        if h.is_empty() {
+            return None;
         }
+        if let Some((_, role)) = self.phrases.iter().find(|(p, _)| starts_with_phrase(&h, p)) {
+            return Some(*role);
+        }
+        (level > 1 && self.anywhere.iter().any(|p| contains_phrase(&h, p))).then_some(Role::Next)
     }
 }
 
@@ -154,7 +264,7 @@ mod tests {
     #[test]
     fn heading_normalization() {
         assert_eq!(normalize_heading("  Next   Session: "), "next session");
-        assert_eq!(normalize_heading("Follow-ups::"), "follow-ups:");
+        assert_eq!(normalize_heading("Follow-ups::"), "follow-ups");
         let m = HeadingMatcher::from_config(&crate::config::Config::default());
         assert_eq!(m.role("NEXT STEPS:"), Some(Role::Next));
         assert_eq!(m.role("다음 세션"), Some(Role::Next));

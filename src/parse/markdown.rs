@@ -2,7 +2,7 @@
 //! and the heading context each one sits in.
 
 use super::headings::{HeadingMatcher, Role, is_session_heading};
-use super::{Check, split_checkbox, split_tag};
+use super::{Check, split_checkbox_with, split_tag};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
 
@@ -13,6 +13,8 @@ pub struct Entry {
     pub check: Check,
     /// Leading `(slug)` tag, lower-cased.
     pub tag: Option<String>,
+    /// The leading tag as written (without the parentheses).
+    pub tag_raw: Option<String>,
     /// First paragraph as written, joined, redacted, without checkbox, tag
     /// and task metadata.
     pub text: String,
@@ -149,7 +151,7 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
                     } else {
                         None
                     };
-                    let role = headings.role(&text);
+                    let role = headings.role_at(level, &text);
                     let own_session = (level == 2).then_some(session).flatten();
                     doc.headings.push(HeadingInfo {
                         level,
@@ -229,15 +231,30 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
         }
     }
 
+    // An item indented with tabs can start (by its range) at the line break
+    // before it: its line is the one of its first non-blank character.
+    for (f, _, _) in &mut finished {
+        let skip = src.as_bytes()[f.start.min(src.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+        f.start += skip;
+    }
     finished.sort_by_key(|(f, _, _)| f.start);
     for (frame, role, session) in finished {
         let Some(text_range) = frame.text else {
             continue;
         };
         let joined = join_lines(&src[text_range], frame.in_quote);
-        let (check, rest) = split_checkbox(&joined);
-        let (tag, rest) = split_tag(rest);
+        let (check, rest) = split_checkbox_with(&joined, &headings.markers);
+        let (tag, after_tag) = split_tag(rest);
+        let tag_raw = tag
+            .as_ref()
+            .and_then(|_| rest.get(1..rest.find(')')?))
+            .map(str::to_string);
+        let rest = after_tag;
         let (clean, meta) = crate::task_meta::parse_task_meta(rest.trim());
+        let check = check.with_text_status(meta.status);
         let text = crate::privacy::redact(&clean).trim().to_string();
         if text.is_empty() {
             continue;
@@ -246,6 +263,7 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
             line: lines.line_of(frame.start),
             check,
             tag,
+            tag_raw,
             text,
             meta: (!meta.is_empty()).then(|| Box::new(meta)),
             role,

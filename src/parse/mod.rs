@@ -11,17 +11,28 @@ mod prose;
 pub use headings::{HeadingMatcher, Role, SessionProject, session_project};
 pub use markdown::{Entry, HeadingInfo, ParsedDoc, SessionHeading, parse_document};
 
-/// The state of an item's checkbox.
+/// The state of an item: its checkbox mark through the [`StatusMap`], or for
+/// an item without a checkbox the status its text states (a Logseq/org
+/// keyword, todo.txt `x DATE`, `✅`/`❌` dates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
-    /// A plain bullet without a checkbox.
+    /// A plain bullet without a checkbox or status keyword.
     None,
-    /// `[ ]` or any mark other than x/X/-.
+    /// `[ ]`, `[?]`, `[<]`, a `TODO`/`LATER`/`WAITING` keyword.
     Open,
-    /// `[x]` or `[X]`.
+    /// `[/]`, `[~]`, `[^]`, a `NOW`/`DOING` keyword.
+    InProgress,
+    /// `[!]`: open, flagged.
+    Flagged,
+    /// `[>]`: forwarded (resolved when a matching open item exists elsewhere).
+    Forwarded,
+    /// `[x]`, `[X]`, `DONE`, todo.txt `x DATE`.
     Done,
-    /// `[-]`, which counts as done.
+    /// `[-]`, `CANCELED`, a whole item struck through: a resolution signal.
     Cancelled,
+    /// Any other single-character mark (`[i]`, `["]`, `[*]` …): a decoration,
+    /// not a task; counted as `non_task`.
+    NonTask,
 }
 
 impl Check {
@@ -29,25 +40,97 @@ impl Check {
         matches!(self, Check::Done | Check::Cancelled)
     }
 
+    /// A checkbox or a status keyword.
     pub fn has_box(self) -> bool {
         !matches!(self, Check::None)
     }
+
+    /// An open task marker (checkbox or keyword).
+    pub fn is_open_task(self) -> bool {
+        matches!(
+            self,
+            Check::Open | Check::InProgress | Check::Flagged | Check::Forwarded
+        )
+    }
+
+    /// The status a text states, for an item without a checkbox; a whole
+    /// item struck through cancels even an open checkbox.
+    pub(crate) fn with_text_status(self, st: Option<crate::task_meta::TextStatus>) -> Check {
+        use crate::task_meta::TextStatus as T;
+        match (self, st) {
+            (Check::Open | Check::InProgress | Check::Flagged, Some(T::Cancelled)) => {
+                Check::Cancelled
+            }
+            (Check::None, Some(T::Open)) => Check::Open,
+            (Check::None, Some(T::InProgress)) => Check::InProgress,
+            (Check::None, Some(T::Done)) => Check::Done,
+            (Check::None, Some(T::Cancelled)) => Check::Cancelled,
+            (c, _) => c,
+        }
+    }
 }
 
-/// Splits a leading `[c]` checkbox (one character, then whitespace or end).
+/// Which checkbox mark means what (defaults after the Obsidian Tasks and
+/// Minimal theme conventions). A mark in none of the lists is a non-task
+/// decoration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusMap {
+    pub open: String,
+    pub in_progress: String,
+    pub flagged: String,
+    pub forwarded: String,
+    pub done: String,
+    pub cancelled: String,
+}
+
+impl Default for StatusMap {
+    fn default() -> Self {
+        StatusMap {
+            open: " ?<".into(),
+            in_progress: "/~^".into(),
+            flagged: "!".into(),
+            forwarded: ">".into(),
+            done: "xX".into(),
+            cancelled: "-".into(),
+        }
+    }
+}
+
+impl StatusMap {
+    pub fn classify(&self, mark: char) -> Check {
+        if self.open.contains(mark) {
+            Check::Open
+        } else if self.done.contains(mark) {
+            Check::Done
+        } else if self.in_progress.contains(mark) {
+            Check::InProgress
+        } else if self.cancelled.contains(mark) {
+            Check::Cancelled
+        } else if self.flagged.contains(mark) {
+            Check::Flagged
+        } else if self.forwarded.contains(mark) {
+            Check::Forwarded
+        } else {
+            Check::NonTask
+        }
+    }
+}
+
+/// Splits a leading `[c]` checkbox (one character, then whitespace or end),
+/// classified by the default status map.
 pub fn split_checkbox(text: &str) -> (Check, &str) {
+    split_checkbox_with(text, &StatusMap::default())
+}
+
+/// Splits a leading `[c]` checkbox classified by `map`.
+pub fn split_checkbox_with<'a>(text: &'a str, map: &StatusMap) -> (Check, &'a str) {
     let mut chars = text.char_indices();
     if let (Some((_, '[')), Some((_, mark)), Some((close, ']'))) =
         (chars.next(), chars.next(), chars.next())
     {
         let rest = &text[close + 1..];
         if rest.is_empty() || rest.starts_with(char::is_whitespace) {
-            let check = match mark {
-                'x' | 'X' => Check::Done,
-                '-' => Check::Cancelled,
-                _ => Check::Open,
-            };
-            return (check, rest.trim_start());
+            return (map.classify(mark), rest.trim_start());
         }
     }
     (Check::None, text)
@@ -81,7 +164,24 @@ mod tests {
         assert_eq!(split_checkbox("[X] a"), (Check::Done, "a"));
         assert_eq!(split_checkbox("[-] a"), (Check::Cancelled, "a"));
         assert_eq!(split_checkbox("[?] a"), (Check::Open, "a"));
-        assert_eq!(split_checkbox("[✓] a"), (Check::Open, "a"));
+        assert_eq!(split_checkbox("[<] a"), (Check::Open, "a"));
+        assert_eq!(split_checkbox("[!] a"), (Check::Flagged, "a"));
+        assert_eq!(split_checkbox("[>] a"), (Check::Forwarded, "a"));
+        for m in ["/", "~", "^"] {
+            assert_eq!(
+                split_checkbox(&format!("[{m}] a")),
+                (Check::InProgress, "a")
+            );
+        }
+        for m in [
+            "p", "c", "i", "I", "\"", "l", "b", "S", "k", "w", "u", "d", "f", "*", "✓",
+        ] {
+            assert_eq!(
+                split_checkbox(&format!("[{m}] a")),
+                (Check::NonTask, "a"),
+                "{m}"
+            );
+        }
         assert_eq!(split_checkbox("a"), (Check::None, "a"));
         assert_eq!(split_checkbox("[link] a"), (Check::None, "[link] a"));
         assert_eq!(split_checkbox("[x]a"), (Check::None, "[x]a"));

@@ -154,9 +154,39 @@ fn assert_item(item: &Value) {
             "last_seen",
             "age_days",
             "seen_in",
+            "status",
+            "due",
+            "scheduled",
+            "start",
+            "priority",
+            "tags",
+            "task_id",
+            "depends_on",
+            "done_on",
+            "overdue",
+            "deferred_until",
+            "blocked_by",
         ],
         "ITEM",
     );
+    assert!(
+        ["open", "in_progress", "flagged", "forwarded"]
+            .contains(&item["status"].as_str().unwrap_or("")),
+        "status: {item}"
+    );
+    for k in ["due", "scheduled", "start", "done_on", "deferred_until"] {
+        assert!(is_date_or_null(&item[k]), "{k}: {item}");
+    }
+    assert!(is_str_or_null(&item["priority"]) && is_str_or_null(&item["task_id"]));
+    for k in ["tags", "depends_on", "blocked_by"] {
+        assert!(
+            item[k]
+                .as_array()
+                .is_some_and(|a| a.iter().all(Value::is_string)),
+            "{k}: {item}"
+        );
+    }
+    assert!(item["overdue"].is_boolean());
     let id = item["id"].as_str().expect("id string");
     assert!(
         id.len() >= 6
@@ -212,6 +242,8 @@ fn assert_report_shape(r: &Value) {
             "goals",
             "priorities",
             "overflow",
+            "deferred",
+            "blocked",
             "active_tasks",
             "audit",
         ],
@@ -229,7 +261,7 @@ fn assert_report_shape(r: &Value) {
         assert_rel_path(&g["path"], "goal");
         assert_line(&g["line"], "goal");
     }
-    for key in ["priorities", "overflow"] {
+    for key in ["priorities", "overflow", "deferred", "blocked"] {
         for i in r[key].as_array().expect("item array") {
             assert_item(i);
         }
@@ -252,6 +284,11 @@ fn assert_report_shape(r: &Value) {
             "open",
             "shown",
             "overflow",
+            "deferred",
+            "blocked",
+            "non_task",
+            "excluded_files",
+            "read_whole",
             "untagged_warnings",
             "potentially_lost",
             "warnings",

@@ -4,7 +4,6 @@
 mod act;
 mod cli;
 mod common;
-mod config;
 mod corpus;
 mod extract;
 mod fuzz_regressions;
@@ -22,3 +21,4 @@ mod rules_sections;
 mod smoke;
 mod stats;
 mod vault_meta;
+mod vault_rules;

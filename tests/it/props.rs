@@ -81,6 +81,7 @@ fn item() -> impl Strategy<Value = Item> {
             norm: normalize(&text),
             untagged: project.is_none().then_some(UntaggedReason::NoSession),
             meta: None,
+            status: Default::default(),
             text,
             project,
             kind,

@@ -222,6 +222,9 @@ fn fuzzy_duplicates_across_sources_merge_into_one_cluster() {
                 {"path": "projects/p/todos.md", "line": 2},
                 {"path": "journal/2026-05-04.md", "line": 3},
             ],
+            "status": "open", "due": null, "scheduled": null, "start": null,
+            "priority": null, "tags": [], "task_id": null, "depends_on": [],
+            "done_on": null, "overdue": false, "deferred_until": null, "blocked_by": [],
         })
     );
     assert_eq!(counts(&r), (5, 0, 3, 2));

@@ -94,7 +94,7 @@ fn level_two_next_section_continues_through_h3_and_ends_at_h2_or_h1() {
 }
 
 #[test]
-fn heading_match_ignores_case_whitespace_and_one_trailing_colon() {
+fn heading_match_ignores_case_whitespace_punctuation_and_trailing_words() {
     let v = Vault::new().project("p").file(
         J6,
         md(&[
@@ -112,9 +112,17 @@ fn heading_match_ignores_case_whitespace_and_one_trailing_colon() {
         ]),
     );
     let r = audit(&v);
+    // A heading has a role when its normalized text starts with a phrase of
+    // that role on a word boundary ("Next steps later" starts with "next steps").
     assert_eq!(
         prio(&r),
-        vec!["upper with colon", "spaced out", "follow ups colon"]
+        vec![
+            "upper with colon",
+            "spaced out",
+            "follow ups colon",
+            "two colons",
+            "longer heading"
+        ]
     );
 }
 

@@ -21,7 +21,8 @@ fn metadata_is_removed_from_the_shown_text() {
     let r = audit(&v);
     assert_eq!(
         prio(&r),
-        vec!["Fix login", "Review PR", "Call the bank", "Email Jo"]
+        // Ranked by due date inside the tier: 05-08, 05-10, 05-12, none.
+        vec!["Call the bank", "Fix login", "Review PR", "Email Jo"]
     );
 }
 

@@ -10,7 +10,8 @@ pub fn md(lines: &[&str]) -> String {
     lines.join("\n") + "\n"
 }
 
-/// `collected = open + resolved + duplicates_merged`, `open = shown + overflow`,
+/// `collected = open + resolved + duplicates_merged`,
+/// `open = shown + overflow + deferred + blocked`,
 /// the counts agree with the arrays, and `audit.sources` sums to `collected`.
 pub fn check_accounting(r: &Value) {
     let a = &r["audit"];
@@ -25,8 +26,16 @@ pub fn check_accounting(r: &Value) {
     );
     assert_eq!(
         n("open"),
-        n("shown") + n("overflow"),
-        "open = shown + overflow: {a}"
+        n("shown") + n("overflow") + n("deferred") + n("blocked"),
+        "open = shown + overflow + deferred + blocked: {a}"
+    );
+    assert_eq!(
+        n("deferred") as usize,
+        r["deferred"].as_array().expect("deferred").len()
+    );
+    assert_eq!(
+        n("blocked") as usize,
+        r["blocked"].as_array().expect("blocked").len()
     );
     assert_eq!(
         n("shown") as usize,

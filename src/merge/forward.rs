@@ -1,0 +1,50 @@
+//! Forwarded items (`[>]`): a forwarded copy is resolved when a matching open
+//! item (same text by the similarity rule, compatible project) that is not
+//! itself forwarded exists anywhere; otherwise it stays open and is reported.
+
+use super::{Key, similar};
+use crate::item::{Item, ItemStatus, Location};
+
+/// Splits off the forwarded items that have a live twin. Returns the items
+/// kept open, the number resolved this way, and the places of forwarded
+/// items that stay open because nothing matches them.
+pub fn settle(items: Vec<Item>, threshold: f64) -> (Vec<Item>, usize, Vec<Location>) {
+    if !items.iter().any(|i| i.status == ItemStatus::Forwarded) {
+        return (items, 0, Vec::new());
+    }
+    let live: Vec<(Key<'_>, &Option<String>)> = items
+        .iter()
+        .filter(|i| i.status != ItemStatus::Forwarded)
+        .map(|i| (Key::new(&i.norm), &i.project))
+        .collect();
+    let has_twin: Vec<bool> = items
+        .iter()
+        .map(|i| {
+            if i.status != ItemStatus::Forwarded {
+                return false;
+            }
+            let q = Key::new(&i.norm);
+            live.iter().any(|(k, p)| {
+                let same_project = match (p, &i.project) {
+                    (Some(a), Some(b)) => a == b,
+                    _ => true,
+                };
+                same_project && similar(&q, k, threshold)
+            })
+        })
+        .collect();
+    let mut kept = Vec::with_capacity(items.len());
+    let mut resolved = 0;
+    let mut unmatched = Vec::new();
+    for (item, twin) in items.into_iter().zip(has_twin) {
+        if twin {
+            resolved += 1;
+        } else {
+            if item.status == ItemStatus::Forwarded {
+                unmatched.push(item.loc.clone());
+            }
+            kept.push(item);
+        }
+    }
+    (kept, resolved, unmatched)
+}
