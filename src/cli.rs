@@ -145,10 +145,13 @@ pub struct ExtractArgs {
     #[arg(
         long,
         value_name = "FILE",
-        required_unless_present = "sweep",
-        conflicts_with = "sweep"
+        required_unless_present_any = ["sweep", "session"],
+        conflicts_with_all = ["sweep", "session"]
     )]
     pub transcript: Option<PathBuf>,
+    /// The transcript of this session id, found in the default transcript folders (in a Claude Code skill: ${CLAUDE_SESSION_ID})
+    #[arg(long, value_name = "ID", conflicts_with = "sweep")]
+    pub session: Option<String>,
     /// Read every session in the default transcript folders (~/.claude/projects, $CLAUDE_CONFIG_DIR, ~/.config/claude/projects, ~/.codex/sessions)
     #[arg(long)]
     pub sweep: bool,

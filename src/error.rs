@@ -239,6 +239,10 @@ pub enum Error {
         path: PathBuf,
         line: usize,
     },
+    /// `extract --session ID`: no transcript of that session in the default folders.
+    NoSuchSession {
+        id: String,
+    },
     /// `extract --since` is neither an age nor a date.
     BadSince {
         value: String,
@@ -280,6 +284,7 @@ impl Error {
         use Error::*;
         match self {
             MissingArgument { .. } | BadSince { .. } => exit::USAGE,
+            NoSuchSession { .. } => exit::CANT_READ,
             NoVault { .. } | NoVaultAt { .. } => exit::NO_VAULT,
             WorkingDir { .. }
             | Read { .. }
@@ -480,6 +485,10 @@ impl Error {
                 f,
                 "{}: format not recognised: its JSON records (from line {line}) are neither Claude Code nor Codex",
                 path.display()
+            ),
+            NoSuchSession { id } => write!(
+                f,
+                "no transcript of session {id:?} under ~/.claude/projects, $CLAUDE_CONFIG_DIR/projects, ~/.config/claude/projects or ~/.codex/sessions"
             ),
             BadSince { value } => write!(
                 f,

@@ -60,6 +60,26 @@ pub fn files(roots: &[(PathBuf, bool)], since: Option<SystemTime>) -> Vec<PathBu
     out
 }
 
+/// The transcript of session `id` under `roots`: a `.jsonl` file named
+/// `<id>.jsonl` (Claude Code) or ending in `-<id>.jsonl` (Codex rollouts); the
+/// most recently changed one when several match.
+pub fn find_session(roots: &[(PathBuf, bool)], id: &str) -> Option<PathBuf> {
+    let id = id.trim();
+    if id.is_empty() || id.contains(['/', '\\']) {
+        return None;
+    }
+    let exact = format!("{id}.jsonl");
+    let suffix = format!("-{id}.jsonl");
+    files(roots, None)
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy())
+                .is_some_and(|n| n == exact || n.ends_with(&suffix))
+        })
+        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+}
+
 /// `7d`, `12h`, `30m` (ago from `now`) or a date `YYYY-MM-DD` (its local midnight).
 pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime> {
     let t = text.trim();

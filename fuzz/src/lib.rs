@@ -4,7 +4,7 @@
 //! invariant breaks; it depends only on `active_status`, `jiff`, `tempfile`
 //! and `toml`, all of which the main crate also depends on.
 
-use active_status::config::{Config, Layer, parse_layer};
+use active_status::config::{Config, parse_layer};
 use active_status::normalize::normalize;
 use active_status::parse::{HeadingMatcher, parse_document};
 use active_status::privacy::redact;
@@ -184,50 +184,59 @@ pub fn check_transcript(data: &[u8]) {
     }
 }
 
-/// One configuration layer. `parse_layer` maps toml's error to
+/// One configuration layer. A TOML syntax error becomes
 /// `line N: key `k`: message` or `line N: message (in `…`)` when toml gives
-/// a position, and to toml's bare message otherwise.
+/// a position, and toml's bare message otherwise; a well-formed table is
+/// accepted exactly when every key exists and holds a value of its type,
+/// and a refusal names the key.
 pub fn check_config(data: &[u8]) {
     let text = String::from_utf8_lossy(clip(data));
     let ours = parse_layer(&text);
-    let direct = toml::from_str::<Layer>(&text);
-    assert_eq!(
-        ours.is_ok(),
-        direct.is_ok(),
-        "parse_layer and toml disagree: {ours:?} vs {direct:?}"
-    );
-    if let (Err(msg), Err(e)) = (&ours, &direct) {
-        assert!(!msg.is_empty(), "empty error message");
-        if e.span().is_some() {
-            let rest = msg
-                .strip_prefix("line ")
-                .unwrap_or_else(|| panic!("positional error without `line `: {msg:?}"));
-            let n: usize = rest
-                .split(':')
-                .next()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or_else(|| panic!("no line number in {msg:?}"));
-            let max = text.matches('\n').count() + 1;
-            assert!(
-                (1..=max).contains(&n),
-                "line {n} outside 1..={max}: {msg:?}"
-            );
-            assert!(
-                msg.ends_with(e.message().trim()) || msg.contains(e.message().trim()),
-                "toml's message lost: {msg:?} vs {:?}",
-                e.message()
-            );
-        } else {
-            assert_eq!(msg, e.message().trim(), "unpositioned error reworded");
+    match (&ours, toml::from_str::<toml::Table>(&text)) {
+        (Ok(_), Err(e)) => panic!("accepted a layer that is not a TOML table: {e}"),
+        (Err(msg), Err(e)) => {
+            assert!(!msg.is_empty(), "empty error message");
+            if e.span().is_some() {
+                check_line(&text, msg);
+                assert!(
+                    msg.contains(e.message().trim()),
+                    "toml's message lost: {msg:?} vs {:?}",
+                    e.message()
+                );
+            } else {
+                assert_eq!(msg, e.message().trim(), "unpositioned error reworded");
+            }
+        }
+        (Err(msg), Ok(_)) => {
+            assert!(msg.contains("key `"), "a refusal without its key: {msg:?}");
+            if msg.starts_with("line ") {
+                check_line(&text, msg);
+            }
+        }
+        (Ok(layer), Ok(_)) => {
+            let mut cfg = Config::default();
+            layer.apply(&mut cfg, &active_status::config::Origin::Default);
+            for key in layer.keys() {
+                assert!(active_status::config::KEYS.contains(&key), "{key}");
+            }
         }
     }
-    // Unknown keys are refused everywhere, so anything accepted is a TOML table.
-    if ours.is_ok() {
-        assert!(
-            toml::from_str::<toml::Table>(&text).is_ok(),
-            "accepted a layer that is not a TOML table"
-        );
-    }
+}
+
+fn check_line(text: &str, msg: &str) {
+    let rest = msg
+        .strip_prefix("line ")
+        .unwrap_or_else(|| panic!("positional error without `line `: {msg:?}"));
+    let n: usize = rest
+        .split(':')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no line number in {msg:?}"));
+    let max = text.matches('\n').count() + 1;
+    assert!(
+        (1..=max).contains(&n),
+        "line {n} outside 1..={max}: {msg:?}"
+    );
 }
 
 const ROUTE_TEXTS: [&str; 8] = [

@@ -3,7 +3,7 @@
 
 use super::{Ctx, print_json};
 use crate::cli::{ExtractArgs, Format, InputFormat};
-use crate::error::{Result, exit};
+use crate::error::{Error, Result, exit};
 use crate::followups::{self, ExtractOut};
 use serde::Serialize;
 
@@ -63,9 +63,13 @@ struct SweepOut {
 
 pub fn extract(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
     let force_text = args.input_format == InputFormat::Text;
-    let Some(path) = &args.transcript else {
-        return sweep(ctx, args, force_text);
+    let path = match (&args.transcript, &args.session) {
+        (Some(p), _) => p.clone(),
+        (None, Some(id)) => crate::sweep::find_session(&default_roots(), id)
+            .ok_or_else(|| Error::NoSuchSession { id: id.clone() })?,
+        (None, None) => return sweep(ctx, args, force_text),
     };
+    let path = &path;
     let shown = path.display().to_string();
     let out = followups::report(&ctx.root, &ctx.cfg, path, &shown, force_text)?;
     match args.format {
@@ -76,6 +80,13 @@ pub fn extract(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
     Ok(exit::OK)
 }
 
+/// The default transcript folders, from `$HOME` and `$CLAUDE_CONFIG_DIR`.
+fn default_roots() -> Vec<(std::path::PathBuf, bool)> {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let config_dirs = std::env::var("CLAUDE_CONFIG_DIR").ok();
+    crate::sweep::roots(home.as_deref(), config_dirs.as_deref())
+}
+
 fn sweep(ctx: &Ctx, args: &ExtractArgs, force_text: bool) -> Result<i32> {
     let now = std::time::SystemTime::now();
     let since = args
@@ -83,9 +94,7 @@ fn sweep(ctx: &Ctx, args: &ExtractArgs, force_text: bool) -> Result<i32> {
         .as_deref()
         .map(|s| crate::sweep::parse_since(s, now))
         .transpose()?;
-    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-    let config_dirs = std::env::var("CLAUDE_CONFIG_DIR").ok();
-    let roots = crate::sweep::roots(home.as_deref(), config_dirs.as_deref());
+    let roots = default_roots();
     let vault = crate::scan::scan_vault(&ctx.root, &ctx.cfg)?;
     let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
     let opts = followups::options(&ctx.cfg, force_text);

@@ -8,7 +8,6 @@ use crate::vault_fs::VaultDir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const CONFIG: &str = include_str!("../../templates/config.toml");
 const GIT_HOOK: &str = include_str!("../../templates/git-hook.sh");
 const WRAP_SKILL: &str = include_str!("../../templates/wrap-skill.md");
 const MARKER: &str = ">>> active-status";
@@ -33,7 +32,8 @@ pub fn claude_hooks() -> serde_json::Value {
     serde_json::json!({
         "hooks": {
             "SessionStart": [{"matcher": "", "hooks": [{"type": "command", "command": "active-status hook session-start"}]}],
-            "PreCompact": [{"matcher": "", "hooks": [{"type": "command", "command": "active-status hook pre-compact"}]}]
+            "PreCompact": [{"matcher": "", "hooks": [{"type": "command", "command": "active-status hook pre-compact"}]}],
+            "SessionEnd": [{"matcher": "", "hooks": [{"type": "command", "command": "active-status hook session-end"}]}]
         }
     })
 }
@@ -47,7 +47,12 @@ pub fn init(ctx_root: Option<PathBuf>, cli: &crate::cli::Cli, args: &InitArgs) -
     vault.create_dir_all(".agents")?;
     let ctx = Ctx::for_root(cli, root.clone())?;
     let quiet = ctx.quiet;
-    write_new(&vault, ".agents/active-status.toml", CONFIG, quiet)?;
+    write_new(
+        &vault,
+        ".agents/active-status.toml",
+        &crate::config::commented_template(),
+        quiet,
+    )?;
     if let Some(dir) = Path::new(&ctx.cfg.lock_path).parent()
         && !dir.as_os_str().is_empty()
     {
@@ -68,7 +73,7 @@ pub fn init(ctx_root: Option<PathBuf>, cli: &crate::cli::Cli, args: &InitArgs) -
     if args.codex {
         write_new(&vault, ".codex/skills/wrap/SKILL.md", WRAP_SKILL, quiet)?;
         println!(
-            "Codex hooks use the same hook JSON on stdin; register these commands for its SessionStart and PreCompact events:"
+            "Codex hooks use the same hook JSON on stdin; register these commands for its SessionStart, PreCompact and SessionEnd events (where it has them):"
         );
         println!(
             "{}",

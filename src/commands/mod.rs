@@ -38,6 +38,11 @@ impl Ctx {
             lock_timeout_secs: cli.lock_timeout,
         };
         let mut cfg = crate::config::load(&root, &overrides)?;
+        if !cli.quiet {
+            for w in &cfg.warnings {
+                eprintln!("warning: {w}");
+            }
+        }
         cfg.today = cli.today;
         Ok(Ctx {
             root,

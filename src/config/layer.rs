@@ -2,77 +2,13 @@
 
 use super::{Config, Origin};
 use crate::error::{Error, Result};
-use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The settings of one layer (a TOML file or the environment), each key
+/// already checked to exist and to hold a value of its type.
+#[derive(Debug, Default, Clone)]
 pub struct Layer {
-    output: Option<String>,
-    template: Option<String>,
-    cap: Option<usize>,
-    follow_symlinks: Option<bool>,
-    dedup: Option<Dedup>,
-    sources: Option<Sources>,
-    headings: Option<Headings>,
-    extract: Option<Extract>,
-    lock: Option<Lock>,
-    hook: Option<Hook>,
-    stats: Option<Stats>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Dedup {
-    threshold: Option<f64>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Sources {
-    journal: Option<String>,
-    projects: Option<String>,
-    inbox: Option<String>,
-    project_todos: Option<String>,
-    progress: Option<String>,
-    actives: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Headings {
-    next: Option<Vec<String>>,
-    done: Option<Vec<String>>,
-    skipped: Option<Vec<String>>,
-    goal: Option<Vec<String>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Extract {
-    keywords: Option<Vec<String>>,
-    max_line_chars: Option<usize>,
-    max_bytes: Option<u64>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Lock {
-    path: Option<String>,
-    timeout_secs: Option<f64>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Hook {
-    max_chars: Option<usize>,
-    max_captured: Option<usize>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Stats {
-    zombie_days: Option<u32>,
+    settings: Vec<(&'static str, toml::Value)>,
 }
 
 /// Values given on the command line.
@@ -83,50 +19,50 @@ pub struct Overrides {
     pub lock_timeout_secs: Option<f64>,
 }
 
-/// Copies every `Some` field of `$src` into `$cfg.$dst`, recording `$origin`.
-macro_rules! apply {
-    ($cfg:ident, $origin:ident, $( $src:expr => $dst:ident as $key:literal ),* $(,)?) => {
-        $( if let Some(v) = $src { $cfg.$dst = v; $cfg.set_origin($key, $origin.clone()); } )*
-    };
+impl Layer {
+    pub fn is_empty(&self) -> bool {
+        self.settings.is_empty()
+    }
+
+    /// The keys this layer sets, in file order.
+    pub fn keys(&self) -> Vec<&'static str> {
+        self.settings.iter().map(|(k, _)| *k).collect()
+    }
+
+    /// Checks `value` against `key` and records it; the message names what
+    /// was wrong in words ("expected a whole number").
+    fn push(&mut self, key: &str, value: toml::Value) -> std::result::Result<(), String> {
+        let mut scratch = Config::default();
+        match scratch.set(key, &value) {
+            Ok(key) => {
+                self.settings.push((key, value));
+                Ok(())
+            }
+            Err(None) => Err(unknown_key(key)),
+            Err(Some(want)) => Err(format!("expected {want}, found {value}")),
+        }
+    }
+
+    /// Sets every key of the layer on `cfg`, recording `origin`.
+    pub fn apply(&self, cfg: &mut Config, origin: &Origin) {
+        for (key, value) in &self.settings {
+            // Checked in `push`: a set never fails here.
+            if cfg.set(key, value).is_ok() {
+                cfg.set_origin(key, origin.clone());
+            }
+        }
+    }
 }
 
-impl Layer {
-    fn apply(self, cfg: &mut Config, origin: &Origin) {
-        let d = self.dedup.unwrap_or_default();
-        let s = self.sources.unwrap_or_default();
-        let h = self.headings.unwrap_or_default();
-        let e = self.extract.unwrap_or_default();
-        let l = self.lock.unwrap_or_default();
-        let k = self.hook.unwrap_or_default();
-        let st = self.stats.unwrap_or_default();
-        if let Some(t) = self.template {
-            cfg.template = Some(t);
-            cfg.set_origin("template", origin.clone());
-        }
-        apply!(cfg, origin,
-            self.output => output as "output",
-            self.cap => cap as "cap",
-            self.follow_symlinks => follow_symlinks as "follow_symlinks",
-            d.threshold => dedup_threshold as "dedup.threshold",
-            s.journal => journal_dir as "sources.journal",
-            s.projects => projects_dir as "sources.projects",
-            s.inbox => inbox_dir as "sources.inbox",
-            s.project_todos => project_todos as "sources.project_todos",
-            s.progress => progress as "sources.progress",
-            s.actives => actives_dir as "sources.actives",
-            h.next => next_headings as "headings.next",
-            h.done => done_headings as "headings.done",
-            h.skipped => skipped_headings as "headings.skipped",
-            h.goal => goal_headings as "headings.goal",
-            e.keywords => keywords as "extract.keywords",
-            e.max_line_chars => extract_max_line_chars as "extract.max_line_chars",
-            e.max_bytes => extract_max_bytes as "extract.max_bytes",
-            l.path => lock_path as "lock.path",
-            l.timeout_secs => lock_timeout_secs as "lock.timeout_secs",
-            k.max_chars => hook_max_chars as "hook.max_chars",
-            k.max_captured => hook_max_captured as "hook.max_captured",
-            st.zombie_days => stats_zombie_days as "stats.zombie_days",
-        );
+fn unknown_key(key: &str) -> String {
+    let closest = super::KEYS
+        .iter()
+        .map(|k| (strsim::jaro_winkler(k, key), *k))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match closest {
+        Some((_, k)) => format!("unknown key; did you mean `{k}`?"),
+        None => "unknown key (`active-status config` lists every key)".to_string(),
     }
 }
 
@@ -144,7 +80,15 @@ pub fn user_config_path() -> Option<PathBuf> {
 pub fn load(root: &Path, overrides: &Overrides) -> Result<Config> {
     let mut cfg = Config::default();
     if let Some(user) = user_config_path() {
-        apply_file(&mut cfg, &user, false)?;
+        // A missing user file is normal; an unreadable one (or an unreadable
+        // folder on its way) must not stop every command: warn and go on.
+        match apply_file(&mut cfg, &user, false) {
+            Err(Error::ConfigRead { path, source }) => cfg.warnings.push(format!(
+                "cannot read the user configuration {}: {source}; ignored",
+                path.display()
+            )),
+            other => other?,
+        }
     }
     match &overrides.config_file {
         Some(file) => apply_file(&mut cfg, file, true)?,
@@ -180,7 +124,50 @@ fn apply_file(cfg: &mut Config, path: &Path, required: bool) -> Result<()> {
 
 /// Parses a TOML layer; errors read `line N: key `k`: message`.
 pub fn parse_layer(text: &str) -> std::result::Result<Layer, String> {
-    toml::from_str::<Layer>(text).map_err(|e| describe(text, &e))
+    let table = toml::from_str::<toml::Table>(text).map_err(|e| describe(text, &e))?;
+    let lines = key_lines(text);
+    let mut layer = Layer::default();
+    for (name, value) in table {
+        let is_table = super::KEYS.iter().any(|k| {
+            k.strip_prefix(name.as_str())
+                .is_some_and(|r| r.starts_with('.'))
+        });
+        let entries: Vec<(String, toml::Value)> = match value {
+            toml::Value::Table(inner) if is_table => inner
+                .into_iter()
+                .map(|(k, v)| (format!("{name}.{k}"), v))
+                .collect(),
+            other => vec![(name, other)],
+        };
+        for (key, value) in entries {
+            layer.push(&key, value).map_err(|message| {
+                match lines.iter().find(|(k, _)| *k == key) {
+                    Some((_, line)) => format!("line {line}: key `{key}`: {message}"),
+                    None => format!("key `{key}`: {message}"),
+                }
+            })?;
+        }
+    }
+    Ok(layer)
+}
+
+/// The line of every dotted key of `text` (1-based), from toml's spans.
+fn key_lines(text: &str) -> Vec<(String, usize)> {
+    let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    let Ok(doc) = toml::de::DeTable::parse(text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (key, value) in doc.get_ref() {
+        let name = key.get_ref();
+        out.push((name.to_string(), line_of(key.span().start)));
+        if let toml::de::DeValue::Table(inner) = value.get_ref() {
+            for (k, _) in inner {
+                out.push((format!("{name}.{}", k.get_ref()), line_of(k.span().start)));
+            }
+        }
+    }
+    out
 }
 
 fn describe(text: &str, e: &toml::de::Error) -> String {
@@ -211,50 +198,45 @@ fn describe(text: &str, e: &toml::de::Error) -> String {
 fn apply_env(cfg: &mut Config) -> Result<()> {
     super::paths::warn_unknown_env();
     for key in super::KEYS {
-        let var = format!("ACTIVE_STATUS_{}", key.replace('.', "_").to_uppercase());
-        let Ok(raw) = std::env::var(&var) else {
+        let var = super::paths::env_var_name(key);
+        // An empty variable is unset (as `VAR= cmd` is commonly meant).
+        let Some(raw) = std::env::var(&var).ok().filter(|v| !v.is_empty()) else {
             continue;
         };
-        let value = toml::from_str::<toml::Table>(&format!("v = {raw}"))
+        // A TOML value (`4`, `true`, `["a"]`), else the text itself: a bare
+        // string needs no quotes in the environment.
+        let parsed = toml::from_str::<toml::Table>(&format!("v = {raw}"))
             .ok()
-            .and_then(|mut t| t.remove("v"))
-            .unwrap_or(toml::Value::String(raw.clone()));
-        let mut table = toml::Table::new();
-        match key.split_once('.') {
-            Some((outer, inner)) => {
-                let mut sub = toml::Table::new();
-                sub.insert(inner.to_string(), value);
-                table.insert(outer.to_string(), toml::Value::Table(sub));
-            }
-            None => {
-                table.insert(key.to_string(), value);
-            }
-        }
-        let layer: Layer = toml::Value::Table(table)
-            .try_into()
-            .map_err(|e: toml::de::Error| Error::Config {
-                origin: format!("environment variable {var}"),
-                message: format!("key `{key}`: {}", e.message().trim()),
-            })?;
+            .and_then(|mut t| t.remove("v"));
+        let mut layer = Layer::default();
+        let pushed = match parsed {
+            Some(value) => layer.push(key, value).or_else(|message| {
+                let mut as_text = Layer::default();
+                as_text
+                    .push(key, toml::Value::String(raw.clone()))
+                    .map(|()| layer = as_text)
+                    .map_err(|_| message)
+            }),
+            None => layer.push(key, toml::Value::String(raw.clone())),
+        };
+        pushed.map_err(|message| Error::Config {
+            origin: format!("environment variable {var}"),
+            message: format!("key `{key}`: {message}"),
+        })?;
         layer.apply(cfg, &Origin::Env(var));
     }
     Ok(())
 }
 
+/// The per-key checks of the key table, then the path rules that relate
+/// keys to each other (`paths.rs`).
 fn validate(cfg: &Config) -> Result<()> {
     let bad = |key: &str, message: &str| Error::Config {
         origin: format!("configuration ({})", cfg.origin(key)),
         message: format!("key `{key}`: {message}"),
     };
-    if !(cfg.dedup_threshold > 0.0 && cfg.dedup_threshold <= 1.0) {
-        return Err(bad(
-            "dedup.threshold",
-            "must be greater than 0 and at most 1",
-        ));
-    }
-    if !(cfg.lock_timeout_secs >= 0.0 && cfg.lock_timeout_secs.is_finite()) {
-        return Err(bad("lock.timeout_secs", "must be a non-negative number"));
-    }
+    cfg.check_values()
+        .map_err(|(key, message)| bad(key, message))?;
     super::paths::validate_paths(cfg).map_err(|(key, message)| bad(key, &message))
 }
 
@@ -272,7 +254,57 @@ mod tests {
     #[test]
     fn wrong_type_names_line_and_key() {
         let err = parse_layer("\ncap = \"many\"\n").unwrap_err();
-        assert!(err.starts_with("line 2: key `cap`"), "{err}");
+        assert_eq!(
+            err,
+            "line 2: key `cap`: expected a whole number (0 or more), found \"many\""
+        );
+    }
+
+    #[test]
+    fn type_errors_are_in_words() {
+        for (text, want) in [
+            (
+                "follow_symlinks = 1",
+                "line 1: key `follow_symlinks`: expected true or false, found 1",
+            ),
+            (
+                "[headings]\nnext = \"Next\"",
+                "line 2: key `headings.next`: expected a list of strings, like [\"a\", \"b\"], found \"Next\"",
+            ),
+            (
+                "[lock]\ntimeout_secs = \"soon\"",
+                "line 2: key `lock.timeout_secs`: expected a number, found \"soon\"",
+            ),
+            (
+                "cap = -1",
+                "line 1: key `cap`: expected a whole number (0 or more), found -1",
+            ),
+            (
+                "output = 3",
+                "line 1: key `output`: expected a string in quotes, found 3",
+            ),
+        ] {
+            assert_eq!(parse_layer(text).unwrap_err(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn unknown_key_suggests_the_closest() {
+        let err = parse_layer("[dedup]\nthreshhold = 0.9\n").unwrap_err();
+        assert_eq!(
+            err,
+            "line 2: key `dedup.threshhold`: unknown key; did you mean `dedup.threshold`?"
+        );
+        let err = parse_layer("zzz = 1").unwrap_err();
+        assert!(err.contains("unknown key (`active-status config`"), "{err}");
+        // A table name given a plain value.
+        assert!(parse_layer("dedup = 3").is_err());
+    }
+
+    #[test]
+    fn dotted_and_inline_tables_work() {
+        let layer = parse_layer("dedup.threshold = 0.9\nlock = { timeout_secs = 2 }\n").unwrap();
+        assert_eq!(layer.keys(), vec!["dedup.threshold", "lock.timeout_secs"]);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::{Component, Path};
 const CONFIG_FILE: &str = ".agents/active-status.toml";
 
 /// Environment variables of the `ACTIVE_STATUS_` family that are not keys.
-const OTHER_VARS: &[&str] = &["ACTIVE_STATUS_ROOT"];
+const OTHER_VARS: &[&str] = &["ACTIVE_STATUS_ROOT", "ACTIVE_STATUS_TODAY"];
 
 /// The environment variable of a key (`lock.path` → `ACTIVE_STATUS_LOCK_PATH`).
 pub fn env_var_name(key: &str) -> String {

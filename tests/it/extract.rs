@@ -3,6 +3,7 @@
 //! check against a vault.
 
 use crate::common::Vault;
+use std::path::Path;
 
 use serde_json::{Value, json};
 
@@ -257,4 +258,266 @@ fn missing_transcript_exits_74() {
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no-such-transcript.jsonl"), "{err}");
+}
+
+// ---------------------------------------------------------------- formats and reads
+
+#[test]
+fn unknown_json_records_are_refused_unless_read_as_text() {
+    let v = Vault::new();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join("events.jsonl");
+    std::fs::write(
+        &path,
+        "{\"event\":\"click\"}\n{\"event\":\"TODO: not a transcript\"}\n",
+    )
+    .expect("write");
+    let p = path.to_str().expect("utf8");
+    let out = v
+        .cmd()
+        .args(["extract", "--transcript", p])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(65));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("format not recognised"), "{err}");
+    assert!(err.contains("--input-format text"), "{err}");
+    let out = v.json(&[
+        "extract",
+        "--transcript",
+        p,
+        "--input-format",
+        "text",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out["format"], "text");
+}
+
+#[test]
+fn devices_fifos_and_oversized_transcripts_are_refused() {
+    let v = Vault::new().file(".agents/active-status.toml", "[extract]\nmax_bytes = 16\n");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fifo = tmp.path().join("fifo.jsonl");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let big = tmp.path().join("big.txt");
+    std::fs::write(&big, "Next session: a follow-up that is too long\n").expect("write");
+    for (path, why) in [
+        (Path::new("/dev/zero"), "not a regular file"),
+        (fifo.as_path(), "not a regular file"),
+        (big.as_path(), "more than the 16-byte cap"),
+    ] {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("active-status"));
+        cmd.env("HOME", v.path())
+            .args(["--root"])
+            .arg(v.path())
+            .args(["extract", "--transcript"])
+            .arg(path);
+        let (out, _) =
+            crate::common::run_limited(cmd, b"", std::time::Duration::from_secs(20), "extract");
+        assert_eq!(out.status.code(), Some(65), "{}", path.display());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{err}");
+    }
+}
+
+#[test]
+fn pretty_printed_json_is_read_as_records() {
+    let v = Vault::new();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join("pretty.json");
+    let records = json!([
+        {"type": "user", "message": {"role": "user", "content": "tidy the loader"}},
+        {"type": "assistant", "message": {"role": "assistant", "content": "Tidied.\n\nNext steps:\n- Add a test for an empty file"}}
+    ]);
+    std::fs::write(&path, serde_json::to_string_pretty(&records).expect("json")).expect("write");
+    let out = extract_json(&v, path.to_str().expect("utf8"));
+    assert_eq!(out["format"], "claude-jsonl");
+    assert_eq!(
+        crate::common::texts(&out["candidates"]),
+        ["Add a test for an empty file"]
+    );
+}
+
+// ---------------------------------------------------------------- sweep
+
+/// One Claude Code record line with a working folder.
+fn claude_line(kind: &str, text: &str, cwd: &str) -> String {
+    json!({"type": kind, "cwd": cwd, "sessionId": "s", "message": {"role": kind, "content": text}})
+        .to_string()
+}
+
+/// A fake home with sessions in every default location, one of them old.
+fn fake_home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().expect("tempdir");
+    let h = home.path();
+    let write = |rel: &str, body: String| {
+        let p = h.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&p, body).expect("write");
+        p
+    };
+    let session = |cwd: &str, item: &str| {
+        [
+            claude_line("user", "wrap up", cwd),
+            claude_line("assistant", &format!("Done.\n\nNext steps:\n- {item}"), cwd),
+        ]
+        .join("\n")
+    };
+    write(
+        ".claude/projects/-home-me-kb-projects-wrap-cli/aaaa1111.jsonl",
+        session("/home/me/kb/projects/wrap-cli", "add a lock timeout test"),
+    );
+    write(
+        "alt-config/projects/-home-me-other/bbbb2222.jsonl",
+        session("/home/me/other", "rename the config key"),
+    );
+    write(
+        ".config/claude/projects/-home-me-docs/cccc3333.jsonl",
+        session("/home/me/docs", "proofread the guide"),
+    );
+    let codex = [
+        json!({"type": "session_meta", "payload": {"id": "dddd4444", "cwd": "/home/me/tiles"}}).to_string(),
+        json!({"type": "response_item", "payload": {"type": "message", "role": "assistant",
+               "content": [{"type": "output_text", "text": "Next steps:\n- add a WebP golden test"}]}})
+        .to_string(),
+    ]
+    .join("\n");
+    write(
+        ".codex/sessions/2026/05/03/rollout-2026-05-03T10-00-00-dddd4444.jsonl",
+        codex,
+    );
+    write(
+        ".codex/sessions/2026/05/03/history.jsonl",
+        session("/x", "not a rollout"),
+    );
+    let old = write(
+        ".claude/projects/-home-me-old/eeee5555.jsonl",
+        session("/home/me/old", "an old follow-up"),
+    );
+    let month_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(30 * 86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .and_then(|f| f.set_modified(month_ago))
+        .expect("set mtime");
+    home
+}
+
+fn sweep(v: &Vault, home: &Path, args: &[&str]) -> Value {
+    let out = v
+        .cmd()
+        .env("HOME", home)
+        .env("CLAUDE_CONFIG_DIR", home.join("alt-config"))
+        .args(["extract", "--sweep", "--format", "json"])
+        .args(args)
+        .output()
+        .expect("run");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+fn session_items(out: &Value) -> Vec<String> {
+    let mut all: Vec<String> = out["sessions"]
+        .as_array()
+        .expect("sessions")
+        .iter()
+        .flat_map(|s| crate::common::texts(&s["candidates"]))
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn sweep_reads_every_default_location() {
+    let home = fake_home();
+    let v = Vault::new().project("wrap-cli");
+    let out = sweep(&v, home.path(), &[]);
+    assert_eq!(
+        session_items(&out),
+        [
+            "add a WebP golden test",
+            "add a lock timeout test",
+            "an old follow-up",
+            "proofread the guide",
+            "rename the config key"
+        ]
+    );
+    assert_eq!(out["orphans"], 5);
+    assert_eq!(out["errors"], json!([]));
+    let recent = sweep(&v, home.path(), &["--since", "7d"]);
+    assert_eq!(session_items(&recent).len(), 4);
+    let one = sweep(&v, home.path(), &["--project", "wrap-cli"]);
+    assert_eq!(session_items(&one), ["add a lock timeout test"]);
+    assert_eq!(one["sessions"][0]["cwd"], "/home/me/kb/projects/wrap-cli");
+}
+
+#[test]
+fn sweep_capture_is_idempotent() {
+    let home = fake_home();
+    let v = Vault::new().project("wrap-cli");
+    let first = sweep(&v, home.path(), &["--since", "7d", "--capture"]);
+    assert_eq!(first["captured"], 4);
+    let inbox = std::fs::read_dir(v.join(".agents/inbox"))
+        .expect("inbox")
+        .count();
+    assert_eq!(inbox, 4);
+    let wrap = std::fs::read_dir(v.join(".agents/inbox"))
+        .expect("inbox")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("read"))
+        .find(|t| t.contains("lock timeout"))
+        .expect("the wrap-cli capture");
+    assert!(
+        wrap.contains("- [ ] (wrap-cli) add a lock timeout test"),
+        "{wrap}"
+    );
+    let again = sweep(&v, home.path(), &["--since", "7d", "--capture"]);
+    assert_eq!(again["captured"], 0);
+    assert_eq!(again["orphans"], 4, "captured, not routed: still orphans");
+    assert_eq!(
+        std::fs::read_dir(v.join(".agents/inbox"))
+            .expect("inbox")
+            .count(),
+        4
+    );
+}
+
+#[test]
+fn session_flag_finds_the_transcript_and_bad_since_is_a_usage_error() {
+    let home = fake_home();
+    let v = Vault::new();
+    let out = v
+        .cmd()
+        .env("HOME", home.path())
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .args(["extract", "--session", "dddd4444", "--format", "json"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let out: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(out["format"], "codex-jsonl");
+    assert_eq!(
+        crate::common::texts(&out["candidates"]),
+        ["add a WebP golden test"]
+    );
+    let missing = v
+        .cmd()
+        .env("HOME", home.path())
+        .args(["extract", "--session", "nope"])
+        .output()
+        .expect("run");
+    assert_eq!(missing.status.code(), Some(74));
+    let bad = v
+        .cmd()
+        .env("HOME", home.path())
+        .args(["extract", "--sweep", "--since", "soon"])
+        .output()
+        .expect("run");
+    assert_eq!(bad.status.code(), Some(2));
 }

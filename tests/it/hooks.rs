@@ -480,3 +480,192 @@ fn session_start_summary_never_ends_with_an_empty_priorities_heading() {
         assert!(!ctx.trim_end().ends_with("Priorities:"), "{max}: {ctx}");
     }
 }
+
+// ---------------------------------------------------------------- session-end
+
+/// A transcript whose last user request got no answer (the session ended).
+fn write_unanswered(dir: &Path) -> std::path::PathBuf {
+    let line = |kind: &str, text: &str| {
+        json!({"type": kind, "sessionId": "abcdef123456", "message": {"role": kind, "content": text}})
+            .to_string()
+    };
+    let lines = [
+        line("user", "rotate the lock file please"),
+        line(
+            "assistant",
+            "Rotated.\n\nNext steps:\n- add a lock timeout test\n- document the lock path\n- bump the version\n",
+        ),
+        line("user", "now publish the release notes"),
+    ];
+    let path = dir.join("ended.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("write transcript");
+    path
+}
+
+fn end_input(transcript: &Path, cwd: &Path) -> String {
+    json!({"session_id": "abcdef123456", "transcript_path": transcript, "cwd": cwd,
+           "hook_event_name": "SessionEnd", "reason": "clear"})
+    .to_string()
+}
+
+fn captured_lines(v: &Vault) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in inbox_files(v) {
+        for l in v.read(&format!("{INBOX}/{f}")).lines() {
+            if let Some(t) = l.strip_prefix("- [ ] (wrap-cli) ") {
+                out.push(t.to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn session_end_captures_orphans_and_the_unanswered_request() {
+    let v = lock_vault();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let transcript = write_unanswered(tmp.path());
+    let env = Env::new();
+    let out = env.hook(
+        "session-end",
+        &end_input(&transcript, &v.join("projects/wrap-cli")),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    // "add a lock timeout test" matches the journal's "add lock timeout test".
+    assert_eq!(
+        captured_lines(&v),
+        [
+            "bump the version",
+            "document the lock path",
+            "now publish the release notes"
+        ]
+    );
+    assert!(
+        v.read(&format!("{INBOX}/{}", inbox_files(&v)[0]))
+            .contains("`active-status hook session-end`")
+    );
+}
+
+#[test]
+fn pre_compact_leaves_the_request_being_worked_on() {
+    let v = lock_vault();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let transcript = write_unanswered(tmp.path());
+    let env = Env::new();
+    let input = compact_input(&transcript, &v.join("projects/wrap-cli"));
+    let out = env.hook("pre-compact", &input);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        captured_lines(&v),
+        ["bump the version", "document the lock path"]
+    );
+    // Then the session ends: only the request is new.
+    let out = env.hook(
+        "session-end",
+        &end_input(&transcript, &v.join("projects/wrap-cli")),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(inbox_files(&v).len(), 2);
+    assert_eq!(
+        captured_lines(&v),
+        [
+            "bump the version",
+            "document the lock path",
+            "now publish the release notes"
+        ]
+    );
+}
+
+#[test]
+fn capture_respects_the_session_cap_and_never_recaptures() {
+    let v = lock_vault().file(".agents/active-status.toml", "[hook]\nmax_captured = 2\n");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let transcript = write_unanswered(tmp.path());
+    let env = Env::new();
+    let input = end_input(&transcript, &v.join("projects/wrap-cli"));
+    let out = env.hook("session-end", &input);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        captured_lines(&v),
+        ["bump the version", "document the lock path"]
+    );
+    assert!(
+        stderr(&out).contains("1 more follow-ups not captured"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("hook.max_captured (2)"),
+        "{}",
+        stderr(&out)
+    );
+    // Again: the cap is per session, over all its files; nothing new.
+    let out = env.hook("session-end", &input);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(inbox_files(&v).len(), 1);
+    // Captured but not routed: still orphans for extract, with their place.
+    let t = transcript.to_str().expect("utf8");
+    let out = v.json(&["extract", "--format", "json", "--transcript", t]);
+    assert_eq!(out["orphans"], 3);
+    let captured: Vec<&Value> = out["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .filter(|c| !c["captured_at"].is_null())
+        .collect();
+    assert_eq!(captured.len(), 2);
+    assert!(captured.iter().all(|c| c["persisted"] == false));
+    // Routed: persisted, no longer an orphan.
+    let routed = v
+        .cmd()
+        .args([
+            "route",
+            "--to",
+            "project",
+            "--project",
+            "wrap-cli",
+            "bump the version",
+        ])
+        .output()
+        .expect("route");
+    assert_eq!(routed.status.code(), Some(0), "{}", stderr(&routed));
+    let out = v.json(&["extract", "--format", "json", "--transcript", t]);
+    assert_eq!(out["orphans"], 2);
+}
+
+#[test]
+fn capture_hooks_refuse_devices_and_fifos_promptly() {
+    let v = lock_vault();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fifo = tmp.path().join("fifo.jsonl");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let env = Env::new();
+    for (event, path) in [
+        ("session-end", Path::new("/dev/zero")),
+        ("pre-compact", fifo.as_path()),
+        ("session-end", tmp.path()),
+    ] {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("active-status"));
+        cmd.env("HOME", env.home.path())
+            .env("XDG_CONFIG_HOME", env.home.path())
+            .current_dir(env.elsewhere.path())
+            .args(["hook", event]);
+        let input = end_input(path, &v.join("projects/wrap-cli"));
+        let (out, _) = crate::common::run_limited(
+            cmd,
+            input.as_bytes(),
+            std::time::Duration::from_secs(20),
+            event,
+        );
+        assert_eq!(out.status.code(), Some(0), "{event} {}", path.display());
+        assert!(
+            stderr(&out).contains("refused: not a regular file"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(inbox_files(&v).is_empty());
+    }
+}

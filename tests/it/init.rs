@@ -220,17 +220,8 @@ fn init_writes_a_config_that_parses_and_the_lock_and_inbox_folders() {
             .rsplit_once("  # ")
             .unwrap_or_else(|| panic!("no origin on line {line:?}"));
         let key = setting.split(" = ").next().expect("key").trim().to_string();
-        if key == "template" {
-            assert!(
-                !origin.starts_with("file "),
-                "template should keep its default origin: {line}"
-            );
-        } else {
-            assert!(
-                origin.starts_with("file ") && origin.ends_with(".agents/active-status.toml"),
-                "{key} should come from the vault file, got {origin:?}"
-            );
-        }
+        // Every default is written commented out, so nothing comes from the file.
+        assert_eq!(origin, "default", "{key} should keep its default origin");
         keys.push(key);
     }
     for key in [
@@ -285,7 +276,7 @@ fn second_init_keeps_the_config_byte_identical() {
     // A user edit survives another init, byte for byte.
     let edited = String::from_utf8(first)
         .expect("utf-8")
-        .replace("cap = 15", "cap = 7 # mine");
+        .replace("# cap = 15", "cap = 7 # mine");
     v.write(".agents/active-status.toml", &edited);
     let out = v.cmd().arg("init").output().expect("run init");
     assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
@@ -645,9 +636,24 @@ fn assert_hooks_block(json: &serde_json::Value) {
         json["hooks"]["PreCompact"][0]["hooks"][0]["command"], "active-status hook pre-compact",
         "{json:#}"
     );
+    assert_eq!(
+        json["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
+        "active-status hook session-end"
+    );
 }
 
 fn assert_wrap_skill(text: &str) {
+    // The transcript Claude Code really provides, and every destination.
+    assert!(
+        text.contains("--session \"${CLAUDE_SESSION_ID}\""),
+        "{text}"
+    );
+    for dest in ["project", "active", "journal", "goal", "done", "skip"] {
+        assert!(
+            text.contains(&format!("- `{dest}`")),
+            "no destination {dest}:\n{text}"
+        );
+    }
     assert!(text.starts_with("---\n"), "no front matter:\n{text}");
     let front = text[4..].split("\n---").next().expect("front matter");
     assert!(
@@ -825,4 +831,35 @@ fn help_of_the_hook_events_shows_examples() {
             stdout(&out)
         );
     }
+}
+
+#[test]
+fn init_writes_every_default_commented_out_so_the_user_file_applies() {
+    let v = Vault::new();
+    let user = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(user.path().join("active-status")).expect("mkdir");
+    std::fs::write(user.path().join("active-status/config.toml"), "cap = 3\n").expect("write");
+    v.cmd().arg("init").assert().success();
+    let text = v.read(".agents/active-status.toml");
+    assert!(text.lines().any(|l| l == "# cap = 15"), "{text}");
+    assert!(
+        text.lines()
+            .all(|l| l.is_empty() || l.starts_with('#') || l.starts_with('[')),
+        "only comments and table headers:\n{text}"
+    );
+    let out = v
+        .cmd()
+        .env("XDG_CONFIG_HOME", user.path())
+        .arg("config")
+        .output()
+        .expect("config");
+    let shown = stdout(&out);
+    let cap = shown
+        .lines()
+        .find(|l| l.starts_with("cap = "))
+        .expect("cap line");
+    assert!(
+        cap.starts_with("cap = 3  # file ") && cap.ends_with("active-status/config.toml"),
+        "{cap}"
+    );
 }

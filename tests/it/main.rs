@@ -4,6 +4,7 @@
 mod act;
 mod cli;
 mod common;
+mod config;
 mod corpus;
 mod extract;
 mod fuzz_regressions;

@@ -217,3 +217,13 @@ pub fn texts(items: &Value) -> Vec<String> {
         .map(|i| i["text"].as_str().expect("text").to_string())
         .collect()
 }
+
+/// A process's stdout as text (lossy).
+pub fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A process's stderr as text (lossy).
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}

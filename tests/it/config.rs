@@ -1,0 +1,135 @@
+//! Configuration layering rules that the `config` command shows: a missing
+//! or unreadable user file, type errors in words, empty variables.
+
+use crate::common::{Vault, stderr, stdout};
+
+fn cap_line(out: &std::process::Output) -> String {
+    stdout(out)
+        .lines()
+        .find(|l| l.starts_with("cap = "))
+        .unwrap_or_else(|| panic!("no cap line:\n{}", stdout(out)))
+        .to_string()
+}
+
+#[test]
+fn a_missing_user_config_is_not_an_error() {
+    let v = Vault::new();
+    let home = tempfile::tempdir().expect("tempdir");
+    let out = v
+        .cmd()
+        .env("XDG_CONFIG_HOME", home.path().join("no/such/dir"))
+        .arg("config")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    assert_eq!(cap_line(&out), "cap = 15  # default");
+}
+
+#[test]
+fn an_unreadable_user_config_is_a_warning() {
+    let v = Vault::new();
+    let home = tempfile::tempdir().expect("tempdir");
+    // A folder where the file should be: reading it fails (as root too).
+    std::fs::create_dir_all(home.path().join("active-status/config.toml")).expect("mkdir");
+    let out = v
+        .cmd()
+        .env("XDG_CONFIG_HOME", home.path())
+        .arg("config")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("warning: cannot read the user configuration ")
+            && err.contains("active-status/config.toml")
+            && err.trim_end().ends_with("; ignored"),
+        "{err}"
+    );
+    assert_eq!(cap_line(&out), "cap = 15  # default");
+    // -q silences the warning, not the run.
+    let out = v
+        .cmd()
+        .env("XDG_CONFIG_HOME", home.path())
+        .args(["-q", "audit"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn an_unreadable_vault_config_is_an_error() {
+    let v = Vault::new();
+    std::fs::create_dir_all(v.join(".agents/active-status.toml")).expect("mkdir");
+    let out = v.cmd().arg("config").output().expect("run");
+    assert_eq!(out.status.code(), Some(74), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot read configuration"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn type_errors_are_in_words() {
+    let cases = [
+        (
+            "cap = \"many\"\n",
+            "line 1: key `cap`: expected a whole number (0 or more), found \"many\"",
+        ),
+        (
+            "[dedup]\nthreshold = \"high\"\n",
+            "line 2: key `dedup.threshold`: expected a number, found \"high\"",
+        ),
+        (
+            "follow_symlinks = \"yes\"\n",
+            "line 1: key `follow_symlinks`: expected true or false, found \"yes\"",
+        ),
+    ];
+    for (text, want) in cases {
+        let v = Vault::new().file(".agents/active-status.toml", text);
+        let out = v.cmd().arg("config").output().expect("run");
+        assert_eq!(out.status.code(), Some(65), "{text}");
+        let err = stderr(&out);
+        assert!(err.contains(want), "{text}: {err}");
+        assert!(
+            !err.contains("usize") && !err.contains("invalid type"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn environment_values_need_no_quotes_and_empty_means_unset() {
+    let v = Vault::new();
+    let out = v
+        .cmd()
+        .env("ACTIVE_STATUS_SOURCES_JOURNAL", "days")
+        .env("ACTIVE_STATUS_CAP", "")
+        .arg("config")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l == "sources.journal = \"days\"  # env ACTIVE_STATUS_SOURCES_JOURNAL"),
+        "{text}"
+    );
+    assert_eq!(cap_line(&out), "cap = 15  # default");
+    // A number where a string is wanted is taken as the text.
+    let out = v
+        .cmd()
+        .env("ACTIVE_STATUS_OUTPUT", "2026")
+        .arg("config")
+        .output()
+        .expect("run");
+    assert!(
+        stdout(&out)
+            .lines()
+            .any(|l| l.starts_with("output = \"2026\"")),
+        "{}",
+        stdout(&out)
+    );
+}
