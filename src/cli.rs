@@ -16,25 +16,51 @@ under a file lock, with fuzzy dedup, a cap and a persistence audit that accounts
 )]
 pub struct Cli {
     /// Vault root (default: $ACTIVE_STATUS_ROOT, else the nearest ancestor holding .agents/ or journal/)
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub root: Option<PathBuf>,
     /// Configuration file to use instead of <root>/.agents/active-status.toml
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, value_name = "FILE", help_heading = GLOBAL)]
     pub config: Option<PathBuf>,
     /// Print nothing but errors
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose",
+        help_heading = GLOBAL
+    )]
     pub quiet: bool,
     /// Print more detail (every warning and untagged item; -vv adds phase timings)
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, help_heading = GLOBAL)]
     pub verbose: u8,
-    /// Seconds a writer waits for the lock (default: lock.timeout_secs, 30)
-    #[arg(long, global = true, value_name = "SECS")]
-    pub lock_timeout: Option<f64>,
     /// Today's date, YYYY-MM-DD (default: the local date); fixes as_of, ages and deferral for reproducible runs
-    #[arg(long, global = true, value_name = "DATE", env = "ACTIVE_STATUS_TODAY")]
+    #[arg(long, global = true, value_name = "DATE", env = "ACTIVE_STATUS_TODAY", help_heading = GLOBAL)]
     pub today: Option<jiff::civil::Date>,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The help heading of the options every command takes; a command's own
+/// options come first, under "Options".
+const GLOBAL: &str = "Global options";
+
+/// `--format`, declared once for every command that prints a report.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct OutputArgs {
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// The lock flags, declared once and offered only by commands that take the lock.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct LockArgs {
+    /// Fail at once (exit 75) when another run holds the lock
+    #[arg(long)]
+    pub no_wait: bool,
+    /// Seconds to wait for the lock (default: lock.timeout_secs, 30)
+    #[arg(long, value_name = "SECS")]
+    pub lock_timeout: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -44,8 +70,40 @@ pub enum Format {
     Json,
 }
 
+/// Every command. Those that work on a vault are one group, so the vault and
+/// its configuration are loaded in one place for all of them.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    #[command(flatten)]
+    Vault(VaultCommand),
+    /// Claude Code / Codex hook adapters (read the hook JSON on stdin, never fail)
+    #[command(
+        after_help = "Examples:\n  echo '{\"cwd\":\".\",\"source\":\"startup\"}' | active-status hook session-start\n  active-status init --claude   # prints the settings.json hooks block"
+    )]
+    Hook(HookArgs),
+    /// Write the vault config and lock folder; optionally git hooks and agent setup
+    #[command(
+        after_help = "Examples:\n  active-status init\n  active-status init --here          # a vault inside another vault's folder, on purpose\n  active-status init --git-hooks     # regenerate on commit/merge/rebase/checkout, never conflict\n  active-status init --claude        # /wrap skill + settings.json hooks block"
+    )]
+    Init(InitArgs),
+    /// Print a shell completion script
+    #[command(
+        after_help = "Example:\n  active-status completions bash > ~/.local/share/bash-completion/completions/active-status"
+    )]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a man page (roff), or write every page to a folder
+    #[command(
+        after_help = "Examples:\n  active-status man > ~/.local/share/man/man1/active-status.1\n  active-status man route | man -l -\n  active-status man --dir ~/.local/share/man/man1   # every page, one per command"
+    )]
+    Man(ManArgs),
+}
+
+/// The commands that work on a vault: each gets a loaded [`Ctx`](crate::commands::Ctx).
+#[derive(Debug, Subcommand)]
+pub enum VaultCommand {
     /// Regenerate the dashboard under the lock and print the audit
     #[command(
         after_help = "Examples:\n  active-status regen\n  active-status regen --dry-run --format json\n  active-status regen --check        # exit 1 when stale, diff on stderr\n  active-status regen --no-wait      # exit 75 at once if another run holds the lock"
@@ -55,7 +113,7 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  active-status audit\n  active-status audit --format json | jq .audit"
     )]
-    Audit(FormatArg),
+    Audit(OutputArgs),
     /// List every open item after the merge (no cap unless --limit)
     #[command(
         after_help = "Examples:\n  active-status list --project wrap-cli\n  active-status list --source project_todos --limit 5 --format json"
@@ -101,33 +159,23 @@ pub enum Command {
         after_help = "Examples:\n  active-status stats\n  active-status stats --zombie-days 30\n  active-status stats --format json | jq .zombies"
     )]
     Stats(StatsArgs),
-    /// Claude Code / Codex hook adapters (read the hook JSON on stdin, never fail)
-    #[command(
-        after_help = "Examples:\n  echo '{\"cwd\":\".\",\"source\":\"startup\"}' | active-status hook session-start\n  active-status init --claude   # prints the settings.json hooks block"
-    )]
-    Hook(HookArgs),
-    /// Write the vault config and lock folder; optionally git hooks and agent setup
-    #[command(
-        after_help = "Examples:\n  active-status init\n  active-status init --git-hooks     # regenerate on commit/merge/rebase/checkout, never conflict\n  active-status init --claude        # /wrap skill + settings.json hooks block"
-    )]
-    Init(InitArgs),
-    /// Print a shell completion script
-    #[command(
-        after_help = "Example:\n  active-status completions bash > ~/.local/share/bash-completion/completions/active-status"
-    )]
-    Completions {
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
-    /// Print the man page (roff)
-    #[command(
-        after_help = "Example:\n  active-status man > ~/.local/share/man/man1/active-status.1"
-    )]
-    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (`route`, `hook pre-compact`); none: the main page
+    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+    pub command: Vec<String>,
+    /// Write every page (active-status.1, active-status-regen.1, …) into this folder
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
+    /// Create a vault here even inside another vault's folder
+    #[arg(long)]
+    pub here: bool,
     /// Install git hooks (pre-commit, post-merge, post-rewrite, post-checkout) and a merge rule
     #[arg(long)]
     pub git_hooks: bool,
@@ -167,9 +215,8 @@ pub struct ExtractArgs {
     /// How to read the transcript: auto-detect, or plain text whatever it holds
     #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
     pub input_format: InputFormat,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// How `extract` reads a transcript.
@@ -204,12 +251,10 @@ pub struct RouteArgs {
     /// Read a JSON array of {"text","to","project","task"} from FILE or - (stdin)
     #[arg(long, value_name = "FILE|-")]
     pub from: Option<String>,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Fail at once (exit 75) when another run holds the lock
-    #[arg(long)]
-    pub no_wait: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub lock: LockArgs,
     /// The follow-up text (words are joined with spaces)
     #[arg(
         value_name = "TEXT",
@@ -233,12 +278,10 @@ pub struct ActArgs {
     /// Regenerate the dashboard while still holding the lock
     #[arg(long)]
     pub regen: bool,
-    /// Fail at once (exit 75) when another run holds the lock
-    #[arg(long)]
-    pub no_wait: bool,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub lock: LockArgs,
 }
 
 #[derive(Debug, Args)]
@@ -255,9 +298,8 @@ pub struct HistoryArgs {
     /// The item: its path:line, or a text that matches it
     #[arg(value_name = "ITEM", required = true)]
     pub item: Vec<String>,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Debug, Args)]
@@ -265,9 +307,8 @@ pub struct StatsArgs {
     /// Zombie age and stuck-project window in days (default: stats.zombie_days, 14)
     #[arg(long, value_name = "N")]
     pub zombie_days: Option<u32>,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Debug, Args)]
@@ -296,13 +337,6 @@ pub enum HookEvent {
 }
 
 #[derive(Debug, Args)]
-pub struct FormatArg {
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-}
-
-#[derive(Debug, Args)]
 pub struct RegenArgs {
     /// Write nothing and take no lock
     #[arg(long, conflicts_with = "check")]
@@ -310,12 +344,10 @@ pub struct RegenArgs {
     /// Write nothing; exit 0 when the dashboard is current, 1 when stale or missing
     #[arg(long)]
     pub check: bool,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Fail at once (exit 75) when another run holds the lock
-    #[arg(long)]
-    pub no_wait: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub lock: LockArgs,
 }
 
 #[derive(Debug, Args)]
@@ -332,7 +364,19 @@ pub struct ListArgs {
     /// At most N items
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+impl VaultCommand {
+    /// The lock flags of a command that takes the lock.
+    pub fn lock(&self) -> Option<&LockArgs> {
+        match self {
+            VaultCommand::Regen(a) => Some(&a.lock),
+            VaultCommand::Route(a) => Some(&a.lock),
+            VaultCommand::Done(a) | VaultCommand::Cancel(a) => Some(&a.lock),
+            VaultCommand::Defer(a) => Some(&a.act.lock),
+            _ => None,
+        }
+    }
 }

@@ -38,12 +38,7 @@ pub struct Discovery {
 /// Root discovery: `--root`, else `$ACTIVE_STATUS_ROOT`, else the nearest
 /// ancestor of `start` holding `.agents/` or `journal/`.
 pub fn find_root(explicit: Option<&Path>, start: &Path) -> Result<PathBuf> {
-    let given = explicit.map(Path::to_path_buf).or_else(|| {
-        std::env::var_os("ACTIVE_STATUS_ROOT")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    });
-    if let Some(root) = given {
+    if let Some(root) = given_root(explicit) {
         return if root.is_dir() {
             Ok(root)
         } else {
@@ -52,15 +47,26 @@ pub fn find_root(explicit: Option<&Path>, start: &Path) -> Result<PathBuf> {
     }
     start
         .ancestors()
-        .find(|dir| {
-            dir.join(".agents").is_dir()
-                || dir.join("journal").is_dir()
-                || dir.join("journals").is_dir()
-        })
+        .find(|dir| is_vault(dir))
         .map(Path::to_path_buf)
         .ok_or_else(|| Error::NoVault {
             start: start.to_path_buf(),
         })
+}
+
+/// The root named by `--root`, else by a non-empty `$ACTIVE_STATUS_ROOT`
+/// (`ACTIVE_STATUS_ROOT= cmd` means unset).
+pub fn given_root(explicit: Option<&Path>) -> Option<PathBuf> {
+    explicit.map(Path::to_path_buf).or_else(|| {
+        std::env::var_os("ACTIVE_STATUS_ROOT")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    })
+}
+
+/// Whether `dir` looks like a vault root (holds `.agents/`, `journal/` or `journals/`).
+pub fn is_vault(dir: &Path) -> bool {
+    dir.join(".agents").is_dir() || dir.join("journal").is_dir() || dir.join("journals").is_dir()
 }
 
 /// The first date in a file name: `YYYY-MM-DD`, `YYYY_MM_DD` (Logseq),

@@ -32,6 +32,32 @@ pub mod exit {
     pub const CANT_READ: i32 = 74;
     /// The lock was not acquired in time (EX_TEMPFAIL).
     pub const LOCKED: i32 = 75;
+
+    /// Every code with its meaning, for the man pages.
+    pub const TABLE: &[(i32, &str)] = &[
+        (OK, "success (hooks always exit 0)"),
+        (STALE, "regen --check: the dashboard is stale or missing"),
+        (
+            USAGE,
+            "usage error (bad flag, missing argument, init --git-hooks outside git, init inside another vault without --here)",
+        ),
+        (
+            DATA,
+            "bad data: configuration values, template syntax, route input, hook JSON, an unknown project",
+        ),
+        (NO_VAULT, "no vault found, or the root is not a folder"),
+        (UNAVAILABLE, "git cannot be run"),
+        (SOFTWARE, "internal error (a bug)"),
+        (
+            CANT_WRITE,
+            "a file cannot be written, or a write would leave the vault",
+        ),
+        (
+            CANT_READ,
+            "a file cannot be read (a source, the configuration, the template, stdin, the working directory)",
+        ),
+        (LOCKED, "the lock was not acquired in time"),
+    ];
 }
 
 /// Why one `route` entry is refused.
@@ -87,6 +113,10 @@ pub enum Error {
     MissingArgument {
         needed: &'static str,
     },
+    /// `man WORDS` names no command.
+    NoSuchCommand {
+        words: String,
+    },
 
     // ---- the vault ----
     /// No ancestor of `start` looks like a vault.
@@ -96,6 +126,11 @@ pub enum Error {
     /// `--root` / `ACTIVE_STATUS_ROOT` names something that is not a folder.
     NoVaultAt {
         root: PathBuf,
+    },
+    /// `init` in a folder inside another vault, without `--here`.
+    InsideVault {
+        root: PathBuf,
+        vault: PathBuf,
     },
     /// The working directory cannot be read (deleted, no permission).
     WorkingDir {
@@ -283,7 +318,10 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         use Error::*;
         match self {
-            MissingArgument { .. } | BadSince { .. } => exit::USAGE,
+            MissingArgument { .. }
+            | BadSince { .. }
+            | NoSuchCommand { .. }
+            | InsideVault { .. } => exit::USAGE,
             NoSuchSession { .. } => exit::CANT_READ,
             NoVault { .. } | NoVaultAt { .. } => exit::NO_VAULT,
             WorkingDir { .. }
@@ -330,6 +368,10 @@ impl Error {
                 "pass `--root DIR` (or ACTIVE_STATUS_ROOT) naming your vault's top folder"
             }
             WorkingDir { .. } => "cd into an existing folder, or pass `--root DIR`",
+            NoSuchCommand { .. } => "`active-status --help` lists the commands",
+            InsideVault { .. } => {
+                "run `active-status init` in that vault's folder, or pass --here to create a separate vault anyway"
+            }
             Locked { .. } => "wait for that run to finish, or raise --lock-timeout",
             GitUnavailable { .. } => "install git, or leave out --git-hooks",
             GitFailed { .. } => "run `git init` first, or leave out --git-hooks",
@@ -365,6 +407,7 @@ impl Error {
         use Error::*;
         match self {
             MissingArgument { needed } => write!(f, "missing arguments: {needed}"),
+            NoSuchCommand { words } => write!(f, "no command `{words}`"),
             NoVault { start } => write!(
                 f,
                 "no vault found from {}: none of its ancestors holds `.agents/` or `journal/`",
@@ -376,6 +419,12 @@ impl Error {
                 root.display()
             ),
             WorkingDir { source } => write!(f, "cannot read the working directory: {source}"),
+            InsideVault { root, vault } => write!(
+                f,
+                "{} is inside the vault {}; a second vault there would collect captures the first never reads",
+                root.display(),
+                vault.display()
+            ),
             OutsideVault { path, why } => write!(
                 f,
                 "refusing {}: {why}; nothing outside the vault is read or written",
@@ -560,6 +609,22 @@ mod tests {
                 },
                 2,
                 "missing arguments: route needs --to and TEXT, or --from FILE|-",
+            ),
+            (
+                Error::InsideVault {
+                    root: "/kb/sub".into(),
+                    vault: "/kb".into(),
+                },
+                2,
+                "/kb/sub is inside the vault /kb; a second vault there would collect captures the first never reads\n\
+                 hint: run `active-status init` in that vault's folder, or pass --here to create a separate vault anyway",
+            ),
+            (
+                Error::NoSuchCommand {
+                    words: "nosuch".into(),
+                },
+                2,
+                "no command `nosuch`\nhint: `active-status --help` lists the commands",
             ),
             (
                 Error::NoVault {

@@ -21,6 +21,7 @@ pub mod history;
 pub mod item;
 pub mod item_id;
 pub mod lock;
+pub mod man;
 pub mod merge;
 pub mod normalize;
 pub mod parse;

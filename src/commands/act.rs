@@ -5,10 +5,9 @@ use super::{Ctx, print_json};
 use crate::act::{Action, plan_action, run_action};
 use crate::cli::{ActArgs, Format};
 use crate::error::{Error, Result, exit};
-use crate::lock::{LockOptions, with_lock};
+use crate::lock::with_lock;
 use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
-use std::time::Duration;
 
 pub fn parse_date(d: &str) -> Result<Date> {
     d.parse().map_err(|e: jiff::Error| Error::BadDate {
@@ -26,7 +25,7 @@ pub fn act(ctx: &Ctx, args: &ActArgs, action: Action) -> Result<i32> {
     let vault = VaultDir::open(&ctx.root)?;
     if args.dry_run {
         let (acted, changes) = plan_action(&vault, &ctx.cfg, &query, action, date)?;
-        match args.format {
+        match args.output.format {
             Format::Json => print_json(&acted)?,
             Format::Text if !ctx.quiet => {
                 print!("{}", crate::act::text(&acted));
@@ -36,13 +35,7 @@ pub fn act(ctx: &Ctx, args: &ActArgs, action: Action) -> Result<i32> {
         }
         return Ok(exit::OK);
     }
-    let opts = LockOptions {
-        root: ctx.root.clone(),
-        path: ctx.root.join(&ctx.cfg.lock_path),
-        timeout: Duration::try_from_secs_f64(ctx.cfg.lock_timeout_secs).unwrap_or(Duration::MAX),
-        no_wait: args.no_wait,
-        announce: !ctx.quiet,
-    };
+    let opts = ctx.lock_options(&args.lock);
     let template = if args.regen {
         Some(crate::render::template_source(&ctx.root, &ctx.cfg)?)
     } else {
@@ -55,7 +48,7 @@ pub fn act(ctx: &Ctx, args: &ActArgs, action: Action) -> Result<i32> {
             .map(|t| crate::pipeline::regenerate(&ctx.root, &ctx.cfg, t));
         Ok((acted, regen))
     })?;
-    match args.format {
+    match args.output.format {
         Format::Json => print_json(&acted)?,
         Format::Text if !ctx.quiet => print!("{}", crate::act::text(&acted)),
         Format::Text => {}

@@ -72,7 +72,7 @@ pub fn extract(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
     let path = &path;
     let shown = path.display().to_string();
     let out = followups::report(&ctx.root, &ctx.cfg, path, &shown, force_text)?;
-    match args.format {
+    match args.output.format {
         Format::Json => print_json(&out)?,
         Format::Text if ctx.quiet => {}
         Format::Text => print_text(&out),
@@ -143,7 +143,7 @@ fn sweep(ctx: &Ctx, args: &ExtractArgs, force_text: bool) -> Result<i32> {
         out.orphans += session.orphans;
         out.sessions.push(session);
     }
-    match args.format {
+    match args.output.format {
         Format::Json => print_json(&out)?,
         Format::Text if ctx.quiet => {}
         Format::Text => {

@@ -7,7 +7,7 @@ use crate::error::{Result, exit};
 pub fn history(ctx: &Ctx, args: &HistoryArgs) -> Result<i32> {
     let query = args.item.join(" ");
     let h = crate::history::history(&ctx.root, &ctx.cfg, &query)?;
-    match args.format {
+    match args.output.format {
         Format::Json => print_json(&h)?,
         Format::Text if !ctx.quiet => print!("{}", crate::history::text(&h)),
         Format::Text => {}

@@ -31,7 +31,7 @@ fn run(cli: &Cli, event: HookEvent) -> Result<()> {
         Err(Error::NoVault { .. }) => return Ok(()),
         Err(e) => return Err(e),
     };
-    let ctx = Ctx::for_root(cli, root)?;
+    let ctx = Ctx::for_root(cli, root, None)?;
     match event {
         HookEvent::SessionStart => session_start(&ctx),
         HookEvent::PreCompact => capture(&ctx, &input, &cwd, "hook pre-compact", false),

@@ -38,14 +38,15 @@ pub fn claude_hooks() -> serde_json::Value {
     })
 }
 
-pub fn init(ctx_root: Option<PathBuf>, cli: &crate::cli::Cli, args: &InitArgs) -> Result<i32> {
-    let root = match ctx_root {
+pub fn init(cli: &crate::cli::Cli, args: &InitArgs) -> Result<i32> {
+    let root = match crate::discover::given_root(cli.root.as_deref()) {
         Some(r) => r,
         None => std::env::current_dir().map_err(|source| Error::WorkingDir { source })?,
     };
+    refuse_nested(&root, args.here)?;
     let vault = VaultDir::open(&root)?;
     vault.create_dir_all(".agents")?;
-    let ctx = Ctx::for_root(cli, root.clone())?;
+    let ctx = Ctx::for_root(cli, root.clone(), None)?;
     let quiet = ctx.quiet;
     write_new(
         &vault,
@@ -81,6 +82,27 @@ pub fn init(ctx_root: Option<PathBuf>, cli: &crate::cli::Cli, args: &InitArgs) -
         );
     }
     Ok(exit::OK)
+}
+
+/// A new vault inside another vault's folder is almost always a mistake
+/// (its captures would land where the real vault never reads): refuse
+/// unless `--here`. Re-running init in an existing vault is fine.
+fn refuse_nested(root: &Path, here: bool) -> Result<()> {
+    if here || crate::discover::is_vault(root) {
+        return Ok(());
+    }
+    let absolute = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    match absolute
+        .ancestors()
+        .skip(1)
+        .find(|d| crate::discover::is_vault(d))
+    {
+        Some(outer) => Err(Error::InsideVault {
+            root: root.to_path_buf(),
+            vault: outer.to_path_buf(),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn git(root: &Path, args: &[&str]) -> Result<String> {

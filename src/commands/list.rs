@@ -28,7 +28,7 @@ pub fn list(ctx: &Ctx, args: &ListArgs) -> Result<i32> {
     if let Some(limit) = args.limit {
         items.truncate(limit);
     }
-    match args.format {
+    match args.output.format {
         Format::Json => print_json(&ListOutput {
             schema: 1,
             as_of,

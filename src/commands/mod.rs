@@ -8,14 +8,17 @@ mod history;
 mod hook;
 mod init;
 mod list;
+mod man;
 mod regen;
 mod route;
 mod stats;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, LockArgs, VaultCommand};
 use crate::config::{Config, Overrides};
 use crate::error::{Error, Result};
+use crate::lock::LockOptions;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// What every vault command needs: the root, the configuration and verbosity.
 pub struct Ctx {
@@ -26,16 +29,20 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    pub fn load(cli: &Cli) -> Result<Ctx> {
+    /// Finds the vault (`--root`, `$ACTIVE_STATUS_ROOT`, else the nearest
+    /// enclosing vault) and loads its configuration. `lock_timeout` is the
+    /// `--lock-timeout` of a command that takes the lock.
+    pub fn load(cli: &Cli, lock_timeout: Option<f64>) -> Result<Ctx> {
         let cwd = std::env::current_dir().map_err(|source| Error::WorkingDir { source })?;
         let root = crate::discover::find_root(cli.root.as_deref(), &cwd)?;
-        Self::for_root(cli, root)
+        Self::for_root(cli, root, lock_timeout)
     }
 
-    pub fn for_root(cli: &Cli, root: PathBuf) -> Result<Ctx> {
+    /// Loads the configuration of the vault at `root`.
+    pub fn for_root(cli: &Cli, root: PathBuf, lock_timeout: Option<f64>) -> Result<Ctx> {
         let overrides = Overrides {
             config_file: cli.config.clone(),
-            lock_timeout_secs: cli.lock_timeout,
+            lock_timeout_secs: lock_timeout,
         };
         let mut cfg = crate::config::load(&root, &overrides)?;
         if !cli.quiet {
@@ -51,76 +58,49 @@ impl Ctx {
             verbose: cli.verbose,
         })
     }
+
+    /// How a command that writes takes the lock.
+    pub fn lock_options(&self, lock: &LockArgs) -> LockOptions {
+        LockOptions {
+            root: self.root.clone(),
+            path: self.root.join(&self.cfg.lock_path),
+            timeout: Duration::try_from_secs_f64(self.cfg.lock_timeout_secs)
+                .unwrap_or(Duration::MAX),
+            no_wait: lock.no_wait,
+            announce: !self.quiet,
+        }
+    }
 }
 
 /// Runs the parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> Result<i32> {
-    match &cli.command {
-        Command::Regen(args) => {
-            let ctx = Ctx::load(&cli)?;
-            regen::regen(&ctx, args)
-        }
-        Command::Audit(args) => {
-            let ctx = Ctx::load(&cli)?;
-            regen::audit(&ctx, args.format)
-        }
-        Command::List(args) => {
-            let ctx = Ctx::load(&cli)?;
-            list::list(&ctx, args)
-        }
-        Command::Config => {
-            let ctx = Ctx::load(&cli)?;
-            config_cmd::show(&ctx)
-        }
-        Command::Extract(args) => {
-            let ctx = Ctx::load(&cli)?;
-            extract::extract(&ctx, args)
-        }
-        Command::Route(args) => {
-            let ctx = Ctx::load(&cli)?;
-            route::route(&ctx, args)
-        }
-        Command::Done(args) => {
-            let ctx = Ctx::load(&cli)?;
-            act::act(&ctx, args, crate::act::Action::Done)
-        }
-        Command::Cancel(args) => {
-            let ctx = Ctx::load(&cli)?;
-            act::act(&ctx, args, crate::act::Action::Cancel)
-        }
-        Command::Defer(args) => {
-            let ctx = Ctx::load(&cli)?;
-            let until = act::parse_date(&args.until)?;
-            act::act(&ctx, &args.act, crate::act::Action::Defer { until })
-        }
-        Command::History(args) => {
-            let ctx = Ctx::load(&cli)?;
-            history::history(&ctx, args)
-        }
-        Command::Stats(args) => {
-            let ctx = Ctx::load(&cli)?;
-            stats::stats(&ctx, args)
-        }
-        Command::Hook(args) => hook::hook(&cli, args.event),
-        Command::Init(args) => {
-            let root = cli
-                .root
-                .clone()
-                .or_else(|| std::env::var_os("ACTIVE_STATUS_ROOT").map(PathBuf::from));
-            init::init(root, &cli, args)
-        }
+    let command = match &cli.command {
+        Command::Vault(command) => command,
+        Command::Hook(args) => return hook::hook(&cli, args.event),
+        Command::Init(args) => return init::init(&cli, args),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(*shell, &mut cmd, "active-status", &mut std::io::stdout());
-            Ok(crate::error::exit::OK)
+            return Ok(crate::error::exit::OK);
         }
-        Command::Man => {
-            let cmd = <Cli as clap::CommandFactory>::command();
-            clap_mangen::Man::new(cmd)
-                .render(&mut std::io::stdout())
-                .map_err(|e| Error::write("stdout", e))?;
-            Ok(crate::error::exit::OK)
+        Command::Man(args) => return man::man(args),
+    };
+    let ctx = Ctx::load(&cli, command.lock().and_then(|l| l.lock_timeout))?;
+    match command {
+        VaultCommand::Regen(args) => regen::regen(&ctx, args),
+        VaultCommand::Audit(args) => regen::audit(&ctx, args.format),
+        VaultCommand::List(args) => list::list(&ctx, args),
+        VaultCommand::Config => config_cmd::show(&ctx),
+        VaultCommand::Extract(args) => extract::extract(&ctx, args),
+        VaultCommand::Route(args) => route::route(&ctx, args),
+        VaultCommand::Done(args) => act::act(&ctx, args, crate::act::Action::Done),
+        VaultCommand::Cancel(args) => act::act(&ctx, args, crate::act::Action::Cancel),
+        VaultCommand::Defer(args) => {
+            let until = act::parse_date(&args.until)?;
+            act::act(&ctx, &args.act, crate::act::Action::Defer { until })
         }
+        VaultCommand::History(args) => history::history(&ctx, args),
+        VaultCommand::Stats(args) => stats::stats(&ctx, args),
     }
 }
 

@@ -3,12 +3,11 @@
 use super::{Ctx, print_json};
 use crate::cli::{Format, RegenArgs};
 use crate::error::{Result, exit};
-use crate::lock::{LockOptions, with_lock};
+use crate::lock::with_lock;
 use crate::render::template_source;
 use crate::report::Report;
 use crate::vault_fs::VaultDir;
 use crate::write::{current, is_current};
-use std::time::Duration;
 
 /// Scans, merges and renders; returns the report and the dashboard bytes.
 fn produce(ctx: &Ctx, template: &str) -> Result<(Report, String)> {
@@ -52,7 +51,7 @@ pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
             );
         }
         let status = if current { "up to date" } else { "stale" };
-        emit(ctx, &report, args.format, status)?;
+        emit(ctx, &report, args.output.format, status)?;
         return Ok(if current { exit::OK } else { exit::STALE });
     }
     if args.dry_run {
@@ -63,16 +62,10 @@ pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
         } else {
             "up to date (dry run)"
         };
-        emit(ctx, &report, args.format, status)?;
+        emit(ctx, &report, args.output.format, status)?;
         return Ok(exit::OK);
     }
-    let opts = LockOptions {
-        root: ctx.root.clone(),
-        path: ctx.root.join(&ctx.cfg.lock_path),
-        timeout: Duration::try_from_secs_f64(ctx.cfg.lock_timeout_secs).unwrap_or(Duration::MAX),
-        no_wait: args.no_wait,
-        announce: !ctx.quiet,
-    };
+    let opts = ctx.lock_options(&args.lock);
     let report = with_lock(&opts, || {
         crate::pipeline::regenerate(&ctx.root, &ctx.cfg, &template)
     })?;
@@ -81,7 +74,7 @@ pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
     } else {
         "unchanged"
     };
-    emit(ctx, &report, args.format, status)?;
+    emit(ctx, &report, args.output.format, status)?;
     Ok(exit::OK)
 }
 

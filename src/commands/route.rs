@@ -3,11 +3,10 @@
 use super::{Ctx, print_json};
 use crate::cli::{Format, RouteArgs};
 use crate::error::{Error, Result, exit};
-use crate::lock::{LockOptions, with_lock};
+use crate::lock::with_lock;
 use crate::route::{RouteEntry, Status, dest_name, route_batch, validate};
 use crate::vault_fs::VaultDir;
 use std::io::Read;
-use std::time::Duration;
 
 fn read_entries(from: &str) -> Result<Vec<RouteEntry>> {
     let raw = if from == "-" {
@@ -51,13 +50,7 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
         }
     };
     let checked = validate(&entries, default_date)?;
-    let opts = LockOptions {
-        root: ctx.root.clone(),
-        path: ctx.root.join(&ctx.cfg.lock_path),
-        timeout: Duration::try_from_secs_f64(ctx.cfg.lock_timeout_secs).unwrap_or(Duration::MAX),
-        no_wait: args.no_wait,
-        announce: !ctx.quiet,
-    };
+    let opts = ctx.lock_options(&args.lock);
     let template = if args.regen {
         let t = crate::render::template_source(&ctx.root, &ctx.cfg)?;
         crate::render::check_template(&t)?;
@@ -77,7 +70,7 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
             .map(|t| crate::pipeline::regenerate(&ctx.root, &ctx.cfg, t));
         Ok((results, regen))
     })?;
-    match args.format {
+    match args.output.format {
         Format::Json => print_json(&results)?,
         Format::Text if !ctx.quiet => {
             for r in &results {

@@ -733,18 +733,42 @@ fn config_shows_env_origin() {
 }
 
 #[test]
-fn config_shows_flag_origin() {
+fn lock_flags_are_offered_only_where_the_lock_is_taken() {
+    let v = Vault::new().file("journal/2026-05-06.md", "## Next\n- [ ] x\n");
+    for sub in ["config", "audit", "list", "stats", "extract", "history"] {
+        for flag in [&["--lock-timeout", "3"][..], &["--no-wait"][..]] {
+            let out = v.cmd().arg(sub).args(flag).output().unwrap();
+            assert_eq!(out.status.code(), Some(2), "{sub} {flag:?}");
+            assert!(
+                stderr(&out).contains(&format!("unexpected argument '{}'", flag[0])),
+                "{sub} {flag:?}: {}",
+                stderr(&out)
+            );
+        }
+        let help = stdout(&v.cmd().args([sub, "--help"]).output().unwrap());
+        assert!(!help.contains("--lock-timeout"), "{sub} --help offers it");
+    }
+    for sub in ["regen", "route", "done", "cancel", "defer"] {
+        let help = stdout(&v.cmd().args([sub, "--help"]).output().unwrap());
+        assert!(
+            help.contains("--lock-timeout") && help.contains("--no-wait"),
+            "{sub} --help lacks the lock flags:\n{help}"
+        );
+    }
+    v.cmd()
+        .args(["regen", "--lock-timeout", "3", "--no-wait", "-q"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn subcommand_help_lists_its_own_options_before_the_global_ones() {
     let v = Vault::new();
-    let out = v
-        .cmd()
-        .env("ACTIVE_STATUS_LOCK_TIMEOUT_SECS", "9")
-        .args(["config", "--lock-timeout", "3"])
-        .output()
-        .unwrap();
-    let map = config_map(&out);
-    let (value, origin) = &map["lock.timeout_secs"];
-    assert_eq!(value, "3");
-    assert!(origin.starts_with("flag"), "{origin}");
+    let help = stdout(&v.cmd().args(["regen", "--help"]).output().unwrap());
+    let own = help.find("--dry-run").expect("own option");
+    let heading = help.find("Global options:").expect("global heading");
+    let global = help.find("--root").expect("global option");
+    assert!(own < heading && heading < global, "{help}");
 }
 
 #[test]
@@ -1219,7 +1243,7 @@ fn closed_stdout_does_not_panic() {
 fn a_huge_lock_timeout_is_not_a_panic() {
     let v = Vault::new().file("journal/2026-05-06.md", "## Next\n- [ ] x\n");
     v.cmd()
-        .args(["--lock-timeout", "1e30", "regen", "-q"])
+        .args(["regen", "--lock-timeout", "1e30", "-q"])
         .assert()
         .success();
     v.cmd()

@@ -8,6 +8,7 @@
 //! the hooks find `active-status` on PATH (the directory of the test binary).
 
 use crate::common::{Vault, bare_cmd};
+use std::collections::BTreeSet;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -122,8 +123,8 @@ impl Repo {
         stdout(&out)
     }
 
-    /// The binary with `--root <top>/<vault_rel>` (the top itself for "").
-    fn cmd(&self, vault_rel: &str) -> assert_cmd::Command {
+    /// The binary run in the top folder, without `--root`.
+    fn cmd_here(&self) -> assert_cmd::Command {
         let mut cmd = bare_cmd();
         cmd.current_dir(self.top())
             .env("HOME", self.home.path())
@@ -133,13 +134,18 @@ impl Repo {
             .env_remove("GIT_DIR")
             .env_remove("GIT_WORK_TREE")
             .env_remove("GIT_INDEX_FILE")
-            .env_remove("GIT_CONFIG_GLOBAL")
-            .arg("--root")
-            .arg(if vault_rel.is_empty() {
-                self.top().to_path_buf()
-            } else {
-                self.join(vault_rel)
-            });
+            .env_remove("GIT_CONFIG_GLOBAL");
+        cmd
+    }
+
+    /// The binary with `--root <top>/<vault_rel>` (the top itself for "").
+    fn cmd(&self, vault_rel: &str) -> assert_cmd::Command {
+        let mut cmd = self.cmd_here();
+        cmd.arg("--root").arg(if vault_rel.is_empty() {
+            self.top().to_path_buf()
+        } else {
+            self.join(vault_rel)
+        });
         cmd
     }
 
@@ -862,4 +868,96 @@ fn init_writes_every_default_commented_out_so_the_user_file_applies() {
         cap.starts_with("cap = 3  # file ") && cap.ends_with("active-status/config.toml"),
         "{cap}"
     );
+}
+
+#[test]
+fn init_with_an_empty_active_status_root_uses_the_current_folder() {
+    // `ACTIVE_STATUS_ROOT= cmd` means unset, for init as for every command.
+    let repo = Repo::new();
+    let out = repo
+        .cmd_here()
+        .env("ACTIVE_STATUS_ROOT", "")
+        .args(["init", "--git-hooks"])
+        .output()
+        .expect("run init");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(repo.join(".agents/active-status.toml").is_file());
+    assert!(repo.read(".git/hooks/pre-commit").contains(MARKER));
+}
+
+#[test]
+fn init_inside_another_vault_refuses_unless_here() {
+    let outer = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(outer.path().join(".agents")).expect("mkdir");
+    let sub = outer.path().join("projects/p");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    let init = |extra: &[&str]| {
+        bare_cmd()
+            .current_dir(&sub)
+            .env("HOME", outer.path())
+            .env("XDG_CONFIG_HOME", outer.path().join("cfg"))
+            .arg("init")
+            .args(extra)
+            .output()
+            .expect("run init")
+    };
+    let out = init(&[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("is inside the vault {}", outer.path().display()))
+            && err
+                .contains("hint: run `active-status init` in that vault's folder, or pass --here"),
+        "{err}"
+    );
+    assert!(!sub.join(".agents").exists(), "nothing created");
+    let out = init(&["--here"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(sub.join(".agents/active-status.toml").is_file());
+    // Now a vault itself: init again is fine without --here.
+    let out = init(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn man_writes_a_page_for_every_subcommand_with_exit_status_and_environment() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = bare_cmd()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .output()
+        .expect("run man");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let names: BTreeSet<String> = std::fs::read_dir(dir.path())
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    let main = std::fs::read_to_string(dir.path().join("active-status.1")).expect("main page");
+    // Every page the main page refers to exists.
+    for sub in SUBCOMMANDS {
+        let name = format!("active-status-{sub}.1");
+        assert!(names.contains(&name), "no {name} in {names:?}");
+        assert!(
+            main.contains(&format!("active\\-status\\-{}(1)", sub.replace('-', "\\-"))),
+            "{sub}"
+        );
+    }
+    for name in &names {
+        let text = std::fs::read_to_string(dir.path().join(name)).expect("page");
+        assert!(text.contains(".SH \"EXIT STATUS\""), "{name}");
+        assert!(text.contains(".SH ENVIRONMENT"), "{name}");
+    }
+    let route = bare_cmd()
+        .args(["man", "route"])
+        .output()
+        .expect("man route");
+    assert_eq!(
+        stdout(&route),
+        std::fs::read_to_string(dir.path().join("active-status-route.1")).expect("page")
+    );
+    let bad = bare_cmd()
+        .args(["man", "nosuch"])
+        .output()
+        .expect("man nosuch");
+    assert_eq!(bad.status.code(), Some(2));
 }
