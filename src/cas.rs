@@ -23,8 +23,14 @@ use crate::error::{Error, Result};
 use crate::vault_fs::{Snapshot, VaultDir};
 use std::io::{Read, Seek};
 
-/// How many times a plan is made again before giving up.
-pub const MAX_TRIES: u32 = 8;
+/// How many times a plan is made again before giving up; between tries the
+/// edit waits 1, 2, 4 … up to 100 ms (about 1.5 s in all), so a burst of
+/// writes by another program ends before the edit gives up.
+pub const MAX_TRIES: u32 = 20;
+
+fn pause(attempt: u32) -> std::time::Duration {
+    std::time::Duration::from_millis((1u64 << attempt.min(7)).min(100))
+}
 
 /// One planned file change.
 #[derive(Debug, Clone)]
@@ -45,13 +51,18 @@ enum Outcome {
 
 /// Plans with `plan` (which reads through the vault handle) and writes the
 /// changes it returns, planning again from fresh reads whenever a file
-/// changed in between. Returns what the last plan returned.
+/// changed in between. Returns what the last plan returned. Call with the
+/// vault lock held: temporary files of ours beside each target (left by a
+/// killed run) are removed first.
 pub fn edit<T>(
     vault: &VaultDir,
     mut plan: impl FnMut(&VaultDir) -> Result<(T, Vec<Change>)>,
 ) -> Result<T> {
     let mut last = String::new();
-    for _ in 0..MAX_TRIES {
+    for attempt in 0..MAX_TRIES {
+        if attempt > 0 {
+            std::thread::sleep(pause(attempt - 1));
+        }
         let (value, changes) = plan(vault)?;
         match commit(vault, &changes)? {
             Outcome::Written => return Ok(value),
@@ -95,11 +106,17 @@ fn commit(vault: &VaultDir, changes: &[Change]) -> Result<Outcome> {
         .iter()
         .filter(|c| c.before.as_ref().is_none_or(|b| b.bytes != c.after))
         .collect();
-    let mut staged = Vec::with_capacity(changes.len());
+    let mut opened = Vec::with_capacity(changes.len());
     for change in &changes {
         let (dir, name) = vault
             .parent(&change.rel, true)?
             .ok_or_else(|| vault.escape(&change.rel, "its folder cannot be opened"))?;
+        // Before any temporary file of this batch exists.
+        crate::vault_fs::clean_temps_locked(&dir);
+        opened.push((change, dir, name));
+    }
+    let mut staged = Vec::with_capacity(changes.len());
+    for (change, dir, name) in opened {
         let tmp = crate::vault_fs::write_temp_in(
             vault,
             &dir,
@@ -225,5 +242,86 @@ fn undo(vault: &VaultDir, staged: &[Staged<'_>], written: &[usize]) -> Result<()
                 "another program changed it during the write, and putting it back failed: {e}"
             )),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_of_files_in_one_folder_is_written_whole() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir(t.path().join("j")).unwrap();
+        std::fs::write(t.path().join("j/a.md"), "a\n").unwrap();
+        let v = VaultDir::open(t.path()).unwrap();
+        let written = edit(&v, |v| {
+            let before = v.snapshot("j/a.md")?;
+            let changes = vec![
+                Change {
+                    rel: "j/a.md".into(),
+                    before,
+                    after: b"a\nb\n".to_vec(),
+                },
+                Change {
+                    rel: "j/new.md".into(),
+                    before: None,
+                    after: b"n\n".to_vec(),
+                },
+                Change {
+                    rel: "j/new2.md".into(),
+                    before: None,
+                    after: b"m\n".to_vec(),
+                },
+            ];
+            Ok((3, changes))
+        })
+        .unwrap();
+        assert_eq!(written, 3);
+        assert_eq!(
+            std::fs::read_to_string(t.path().join("j/a.md")).unwrap(),
+            "a\nb\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(t.path().join("j/new.md")).unwrap(),
+            "n\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(t.path().join("j/new2.md")).unwrap(),
+            "m\n"
+        );
+        assert_eq!(std::fs::read_dir(t.path().join("j")).unwrap().count(), 3);
+    }
+
+    #[test]
+    fn a_file_changed_after_the_plan_is_planned_again() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::write(t.path().join("f.md"), "one\n").unwrap();
+        let v = VaultDir::open(t.path()).unwrap();
+        let mut plans = 0;
+        edit(&v, |v| {
+            let before = v.snapshot("f.md")?;
+            let mut after = before.as_ref().unwrap().bytes.clone();
+            after.extend_from_slice(b"routed\n");
+            if plans == 0 {
+                // Another program appends between this read and the write.
+                std::fs::write(t.path().join("f.md"), "one\nappended\n").unwrap();
+            }
+            plans += 1;
+            Ok((
+                (),
+                vec![Change {
+                    rel: "f.md".into(),
+                    before,
+                    after,
+                }],
+            ))
+        })
+        .unwrap();
+        assert_eq!(plans, 2);
+        assert_eq!(
+            std::fs::read_to_string(t.path().join("f.md")).unwrap(),
+            "one\nappended\nrouted\n"
+        );
     }
 }

@@ -66,6 +66,8 @@ pub fn zone() -> TimeZone {
             eprintln!("active-status: warning: TZ is not valid UTF-8; using UTC");
             TimeZone::UTC
         }
+        // TZ is unset here, so the system zone comes from /etc/localtime.
+        #[allow(clippy::disallowed_methods)]
         Err(std::env::VarError::NotPresent) => TimeZone::try_system().unwrap_or(TimeZone::UTC),
     }
 }

@@ -126,3 +126,32 @@ pub fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) -> Result
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_holder_record_holds_no_arguments() {
+        let record = holder_record();
+        let lines: Vec<&str> = record.lines().collect();
+        assert_eq!(lines.len(), 3, "{record}");
+        assert!(lines[0].starts_with("pid="));
+        assert!(lines[2].starts_with("since="));
+        let command = lines[1].strip_prefix("command=").expect("command line");
+        // The program name and at most a subcommand name.
+        assert!(command.split(' ').count() <= 2, "{command}");
+        let subcommands: Vec<String> = <crate::cli::Cli as clap::CommandFactory>::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        for arg in std::env::args().skip(1) {
+            if !subcommands.contains(&arg) {
+                assert!(
+                    !command.contains(&arg) || arg.len() < 3,
+                    "{arg} recorded: {command}"
+                );
+            }
+        }
+    }
+}

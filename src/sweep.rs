@@ -99,9 +99,7 @@ pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime> {
             .unwrap_or(SystemTime::UNIX_EPOCH));
     }
     let date: jiff::civil::Date = t.parse().map_err(|_| bad())?;
-    let zoned = date
-        .to_zoned(jiff::tz::TimeZone::system())
-        .map_err(|_| bad())?;
+    let zoned = date.to_zoned(crate::clock::zone()).map_err(|_| bad())?;
     Ok(SystemTime::from(zoned.timestamp()))
 }
 

@@ -20,7 +20,7 @@ pub fn act(ctx: &Ctx, args: &ActArgs, action: Action) -> Result<i32> {
     let query = args.item.join(" ");
     let date = match &args.date {
         Some(d) => parse_date(d)?,
-        None => jiff::Zoned::now().date(),
+        None => crate::clock::now().date(),
     };
     let vault = VaultDir::open(&ctx.root)?;
     if args.dry_run {

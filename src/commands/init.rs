@@ -248,7 +248,7 @@ pub fn git_pattern(path: &str) -> Result<String> {
         }
         p.push(c);
     }
-    if p.contains([' ', '"']) || p.contains('\\') {
+    if p.contains([' ', '"']) {
         Ok(format!(
             "\"{}\"",
             p.replace('\\', "\\\\").replace('"', "\\\"")

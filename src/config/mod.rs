@@ -38,7 +38,7 @@ impl std::fmt::Display for Origin {
 impl Config {
     /// Today: the given date, else the local date.
     pub fn today(&self) -> jiff::civil::Date {
-        self.today.unwrap_or_else(|| jiff::Zoned::now().date())
+        self.today.unwrap_or_else(|| crate::clock::now().date())
     }
 
     pub fn origin(&self, key: &str) -> &Origin {

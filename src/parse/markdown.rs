@@ -105,7 +105,10 @@ fn is_inline(tag: &Tag<'_>) -> bool {
 
 /// Parses one Markdown document. `src` must not start with a BOM.
 pub fn parse_document(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
-    let filtered = super::prose::blank_prose(src);
+    // Private spans go first, over the whole file: a span hides every item,
+    // line and block up to its close tag (line numbers are kept).
+    let src = crate::privacy::redact(src);
+    let filtered = super::prose::blank_prose(&src);
     parse_exact(&filtered, headings)
 }
 

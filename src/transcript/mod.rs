@@ -170,7 +170,11 @@ impl Run<'_> {
 
     /// One turn, `line` being the file line of its record (JSONL) or of its
     /// first line (text; hits report their own line).
-    fn turn(&mut self, turn: Turn, line: usize, per_line: bool) {
+    fn turn(&mut self, mut turn: Turn, line: usize, per_line: bool) {
+        // A private span runs across the lines of its message.
+        if let std::borrow::Cow::Owned(red) = crate::privacy::redact(&turn.text) {
+            turn.text = red;
+        }
         for op in turn.todos {
             self.todos.apply(op, line);
         }
@@ -338,7 +342,8 @@ pub fn extract_bytes(bytes: &[u8], opts: &Options) -> Result<Extraction, Extract
     };
     let first = text.lines().map(str::trim).find(|l| !l.is_empty());
     let Some(first) = first.filter(|_| !opts.force_text) else {
-        plain_text(&mut run, text);
+        // A private span in plain text runs across speakers until closed.
+        plain_text(&mut run, &crate::privacy::redact(text));
         return Ok(run.finish());
     };
     let jsonl = codex::detect(first) != Some(Format::Text);
@@ -367,7 +372,8 @@ pub fn extract_bytes(bytes: &[u8], opts: &Options) -> Result<Extraction, Extract
         Vec::new()
     };
     if records.is_empty() {
-        plain_text(&mut run, text);
+        // A private span in plain text runs across speakers until closed.
+        plain_text(&mut run, &crate::privacy::redact(text));
         return Ok(run.finish());
     }
     let mut format = None;

@@ -9,8 +9,8 @@ mod replace;
 
 pub use replace::{TEMP_MARK, is_temp_name};
 pub(crate) use replace::{
-    rename_noreplace as rename_noreplace_in, snapshot_held, sync_dir as sync_dir_of,
-    write_temp as write_temp_in,
+    clean_temps_locked, rename_noreplace as rename_noreplace_in, snapshot_held,
+    sync_dir as sync_dir_of, write_temp as write_temp_in,
 };
 
 use crate::error::{Error, Result};

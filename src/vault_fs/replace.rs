@@ -67,6 +67,11 @@ pub(crate) fn clean_temps(dir: &Dir) {
     clean_temps_in(dir, false);
 }
 
+/// Removes every temporary file of ours in `dir`; the caller holds the lock.
+pub(crate) fn clean_temps_locked(dir: &Dir) {
+    clean_temps_in(dir, true);
+}
+
 impl VaultDir {
     /// Removes every temporary file of ours in the folder holding `rel`.
     /// Call only while holding the vault lock.

@@ -158,3 +158,99 @@ fn an_empty_file_left_by_a_failed_run_is_replaced() {
         "x = 1\n"
     );
 }
+
+mod confinement {
+    use super::super::*;
+    use proptest::prelude::*;
+    use std::os::unix::fs::symlink;
+    use std::path::Path;
+
+    /// Every file under `dir` with its bytes (links not followed).
+    fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                let ft = e.file_type().unwrap();
+                if ft.is_dir() {
+                    stack.push(p.clone());
+                }
+                let bytes = if ft.is_file() {
+                    std::fs::read(&p).unwrap()
+                } else {
+                    Vec::new()
+                };
+                out.push((p.strip_prefix(dir).unwrap().display().to_string(), bytes));
+            }
+        }
+        out.sort();
+        out
+    }
+
+    const NAMES: &[&str] = &["a", "b", "c.md", "..", ".", "link", "up", "abs", "dang"];
+
+    fn rel() -> impl Strategy<Value = String> {
+        prop_oneof![
+            proptest::collection::vec(proptest::sample::select(NAMES), 1..4)
+                .prop_map(|v| v.join("/")),
+            Just("/etc/passwd".to_string()),
+        ]
+    }
+
+    /// Links inside the vault: to outside (absolute and relative), to the
+    /// parent, to a sibling, dangling.
+    fn layout() -> impl Strategy<Value = Vec<(String, u8)>> {
+        proptest::collection::vec((rel(), 0u8..5), 0..6)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #[test]
+        fn nothing_outside_the_root_is_read_or_written(links in layout(), ops in proptest::collection::vec((rel(), 0u8..6), 1..8)) {
+            let t = tempfile::tempdir().unwrap();
+            let root = t.path().join("v");
+            let outside = t.path().join("outside");
+            std::fs::create_dir_all(root.join("a/b")).unwrap();
+            std::fs::create_dir_all(&outside).unwrap();
+            std::fs::write(outside.join("c.md"), "OUTSIDE").unwrap();
+            std::fs::write(root.join("a/c.md"), "inside").unwrap();
+            for (at, kind) in &links {
+                let Ok(p) = check_rel(at) else { continue };
+                let target: std::path::PathBuf = match kind {
+                    0 => outside.clone(),
+                    1 => "../outside".into(),
+                    2 => "..".into(),
+                    3 => "a".into(),
+                    _ => "nowhere".into(),
+                };
+                let link = root.join(p);
+                if let Some(parent) = link.parent() {
+                    let _ = std::fs::create_dir_all(parent);
+                }
+                let _ = symlink(&target, &link);
+            }
+            let before = tree(&outside);
+            let v = VaultDir::open(&root).unwrap();
+            for (at, op) in &ops {
+                match op {
+                    0 => {
+                        if let Ok(Some(b)) = v.read(at) {
+                            prop_assert!(b != b"OUTSIDE", "read outside through {at}");
+                        }
+                    }
+                    1 => { let _ = v.replace(at, b"written"); }
+                    2 => { let _ = v.create_dir_all(at); }
+                    3 => { let _ = v.open_lock(at); }
+                    4 => { let _ = v.create_new(at, ["n.md".to_string()], b"new"); }
+                    _ => {
+                        if let Ok(Some(s)) = v.snapshot(at) {
+                            prop_assert!(s.bytes != b"OUTSIDE", "snapshot outside through {at}");
+                        }
+                    }
+                }
+            }
+            prop_assert_eq!(tree(&outside), before);
+        }
+    }
+}

@@ -384,10 +384,9 @@ fn unclosed_private_hides_the_rest() {
     let r = audit_and_regen(&v);
     let texts = item_texts(&r);
     assert!(texts.contains(&"deploy [private]".to_string()), "{texts:?}");
-    assert!(
-        texts.contains(&"next item is public".to_string()),
-        "{texts:?}"
-    );
+    // An unclosed span runs to the end of the file (a span may cross
+    // items), so the item after it is hidden too.
+    assert!(!texts.iter().any(|t| t.contains("next item")), "{texts:?}");
     let list = run(&v, &["list", "--format", "json"]);
     let (hook, _) = {
         let mut cmd = proc(&v);

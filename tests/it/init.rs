@@ -961,3 +961,90 @@ fn man_writes_a_page_for_every_subcommand_with_exit_status_and_environment() {
         .expect("man nosuch");
     assert_eq!(bad.status.code(), Some(2));
 }
+
+// ---------------------------------------------------------------- issue 12
+
+#[test]
+fn an_output_name_with_shell_syntax_never_runs_at_commit() {
+    let r = Repo::new();
+    let marker = r.join("X");
+    r.write(
+        ".agents/active-status.toml",
+        "output = \"STATUS$(touch X)`touch X`'.md\"\n",
+    );
+    r.init_hooks("");
+    r.write("journal/2026-05-01.md", &journal("quoted item"));
+    r.git_ok(&["add", "journal", ".agents"]);
+    r.git_ok(&["commit", "-q", "-m", "x"]);
+    assert!(!marker.exists(), "the output name was run as shell code");
+    let committed = r.git_ok(&["show", "HEAD:STATUS$(touch X)`touch X`'.md"]);
+    assert!(committed.contains("quoted item"), "{committed}");
+    // The merge rule names exactly that file, no pattern wider than it.
+    let attr = r.git_ok(&["check-attr", "merge", "--", "STATUS$(touch X)`touch X`'.md"]);
+    assert!(attr.contains("merge: active-status"), "{attr}");
+    let other = r.git_ok(&["check-attr", "merge", "--", "journal/2026-05-01.md"]);
+    assert!(other.contains("unspecified"), "{other}");
+}
+
+#[test]
+fn an_output_inside_git_or_with_a_newline_is_refused_before_any_hook_is_written() {
+    for output in [".git/hooks/pre-commit", "A.md\n* merge=active-status"] {
+        let r = Repo::new();
+        r.write(
+            ".agents/active-status.toml",
+            &format!("output = {}\n", toml::Value::String(output.into())),
+        );
+        let out = r
+            .cmd("")
+            .args(["init", "--git-hooks"])
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(65), "{output:?}: {}", stderr(&out));
+        assert!(!r.join(".git/hooks/pre-commit").exists(), "{output:?}");
+        assert!(!r.join(".gitattributes").exists(), "{output:?}");
+    }
+}
+
+#[test]
+fn a_glob_in_the_output_name_matches_only_that_file() {
+    let r = Repo::new();
+    r.write(".agents/active-status.toml", "output = \"*.md\"\n");
+    r.init_hooks("");
+    let attrs = r.read(".gitattributes");
+    assert_eq!(attrs, "\\*.md merge=active-status\n");
+    let other = r.git_ok(&["check-attr", "merge", "--", "journal/2026-05-01.md"]);
+    assert!(other.contains("unspecified"), "{other}");
+}
+
+#[test]
+fn the_committed_dashboard_is_built_from_what_is_committed() {
+    let r = Repo::new();
+    r.init_hooks("");
+    r.write("journal/2026-05-01.md", &journal("staged item"));
+    r.write("journal/2026-05-02.md", &journal("unstaged item"));
+    r.git_ok(&["add", "journal/2026-05-01.md"]);
+    r.git_ok(&["commit", "-q", "-m", "only one file"]);
+    let committed = r.git_ok(&["show", "HEAD:ACTIVE-STATUS.md"]);
+    assert!(committed.contains("staged item"), "{committed}");
+    assert!(!committed.contains("unstaged item"), "{committed}");
+    // The working tree's dashboard still shows everything.
+    assert!(r.read("ACTIVE-STATUS.md").contains("unstaged item"));
+    // A clean clone of that commit is up to date.
+    let clone = tempfile::tempdir().expect("tempdir");
+    let dest = clone.path().join("c");
+    r.git_ok(&[
+        "clone",
+        "-q",
+        r.top().to_str().unwrap(),
+        dest.to_str().unwrap(),
+    ]);
+    let out = bare_cmd()
+        .env("HOME", r.home.path())
+        .env("XDG_CONFIG_HOME", r.home.path())
+        .arg("--root")
+        .arg(&dest)
+        .args(["regen", "--check"])
+        .output()
+        .expect("check");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

@@ -152,6 +152,7 @@ fn journal_creates_file_session_and_next_list() {
 #[test]
 fn journal_default_date_is_today() {
     let v = Vault::new().project("p");
+    #[allow(clippy::disallowed_methods)] // the test runs with the caller's TZ, like the binary
     let today = jiff::Zoned::now().date().to_string();
     let r = route_json(&v, &["--to", "journal", "--project", "p", "today item"]);
     let path = format!("journal/{today}.md");

@@ -1,0 +1,152 @@
+//! `<private>…</private>` redaction: a state machine over a whole file or
+//! message, so a span hides everything up to its matching close tag across
+//! list items, lines, blank lines and nested spans.
+//!
+//! Tags match ASCII-case-insensitively: `<private>`, `<private >`,
+//! `<private class="x">` open (`<private/>` is empty), `</private>` and
+//! `</private >` close. An open span is replaced by one `[private]` where it
+//! starts; every byte inside it is dropped except line breaks, so line
+//! numbers stay true. An unclosed span hides the rest of the text.
+
+use std::borrow::Cow;
+
+pub const REDACTED: &str = "[private]";
+
+const NAME: &[u8] = b"private";
+
+/// What a `<` starts.
+enum Tag {
+    Open(usize),
+    Close(usize),
+    Empty(usize),
+}
+
+/// The private tag starting at `b[0] == b'<'`, with its length. Attributes
+/// may not span lines.
+fn tag_at(b: &[u8]) -> Option<Tag> {
+    let close = b.get(1) == Some(&b'/');
+    let name_at = if close { 2 } else { 1 };
+    let name = b.get(name_at..name_at + NAME.len())?;
+    if !name.eq_ignore_ascii_case(NAME) {
+        return None;
+    }
+    let rest = &b[name_at + NAME.len()..];
+    match rest.first()? {
+        b'>' => Some(if close { Tag::Close } else { Tag::Open }(
+            name_at + NAME.len() + 1,
+        )),
+        c if c.is_ascii_whitespace() || (*c == b'/' && !close) => {
+            let end = rest
+                .iter()
+                .take(4096)
+                .position(|&c| c == b'>' || c == b'\n')?;
+            if rest[end] != b'>' {
+                return None;
+            }
+            let len = name_at + NAME.len() + end + 1;
+            let inner = &rest[..end];
+            if close {
+                inner
+                    .iter()
+                    .all(u8::is_ascii_whitespace)
+                    .then_some(Tag::Close(len))
+            } else if inner.last() == Some(&b'/') {
+                Some(Tag::Empty(len))
+            } else {
+                Some(Tag::Open(len))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The redaction state carried from one piece of text to the next (line by
+/// line for streamed transcripts).
+#[derive(Debug, Default, Clone)]
+pub struct Redactor {
+    depth: usize,
+}
+
+impl Redactor {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether a span is open after the text seen so far.
+    pub fn is_open(&self) -> bool {
+        self.depth > 0
+    }
+
+    /// Redacts the next piece of text, continuing any span left open.
+    pub fn feed<'a>(&mut self, text: &'a str) -> Cow<'a, str> {
+        let b = text.as_bytes();
+        if self.depth == 0 && !may_hold_tag(b) {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        // Start of the visible run not yet copied.
+        let mut run = 0;
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'<'
+                && let Some(tag) = tag_at(&b[i..])
+            {
+                if self.depth == 0 {
+                    out.push_str(&text[run..i]);
+                }
+                let len = match tag {
+                    Tag::Open(len) => {
+                        if self.depth == 0 {
+                            out.push_str(REDACTED);
+                        }
+                        self.depth += 1;
+                        len
+                    }
+                    Tag::Close(len) if self.depth > 0 => {
+                        self.depth -= 1;
+                        len
+                    }
+                    // A stray close tag or an empty element hides nothing.
+                    Tag::Close(len) | Tag::Empty(len) => {
+                        if self.depth == 0 {
+                            out.push_str(&text[i..i + len]);
+                        }
+                        len
+                    }
+                };
+                i += len;
+                run = i;
+                continue;
+            }
+            if self.depth > 0 {
+                if c == b'\n' {
+                    out.push('\n');
+                }
+                run = i + 1;
+            }
+            i += 1;
+        }
+        if self.depth == 0 {
+            out.push_str(&text[run..]);
+        }
+        Cow::Owned(out)
+    }
+}
+
+/// Whether `b` may hold a private tag (a quick filter).
+fn may_hold_tag(b: &[u8]) -> bool {
+    b.windows(NAME.len() + 1)
+        .any(|w| w[0] == b'<' && w[1..].eq_ignore_ascii_case(NAME))
+        || b.windows(NAME.len() + 2)
+            .any(|w| w[0] == b'<' && w[1] == b'/' && w[2..].eq_ignore_ascii_case(NAME))
+}
+
+/// Redacts a whole text (a file, a message, an item): every span replaced
+/// by `[private]`, line breaks inside spans kept.
+pub fn redact(text: &str) -> Cow<'_, str> {
+    Redactor::new().feed(text)
+}
+
+#[cfg(test)]
+mod tests;
