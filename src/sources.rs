@@ -277,11 +277,14 @@ fn apply_rules(
             line: entry.line,
         };
         let outside_closed = !matches!(entry.role, Some(Role::Done | Role::Skipped | Role::Goal));
-        let collects = match kind {
+        // Where this source collects items (a decoration mark there is a
+        // non-task, counted).
+        let collecting_place = match kind {
             SourceKind::ActiveTodos => check.has_box(),
-            _ if whole => check.is_open_task() && outside_closed,
+            _ if whole => outside_closed,
             _ => entry.role == Some(Role::Next),
         };
+        let collects = collecting_place && (!whole || check.is_open_task());
         let resolves = match kind {
             SourceKind::JournalNext if whole => done,
             // A skip record closes the follow-up it names, like a done entry
@@ -294,7 +297,7 @@ fn apply_rules(
             _ => done,
         };
         if check == Check::NonTask {
-            if collects {
+            if collecting_place {
                 scan.non_task += 1;
             }
             continue;

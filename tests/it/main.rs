@@ -24,5 +24,6 @@ mod safety_privacy;
 mod safety_writes;
 mod smoke;
 mod stats;
+mod vault_fixtures;
 mod vault_meta;
 mod vault_rules;
