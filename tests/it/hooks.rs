@@ -669,3 +669,16 @@ fn capture_hooks_refuse_devices_and_fifos_promptly() {
         assert!(inbox_files(&v).is_empty());
     }
 }
+
+#[test]
+fn hook_stdin_is_read_bounded() {
+    let env = Env::new();
+    let big = format!("{{\"cwd\": \"/\", \"pad\": \"{}\"}}", "x".repeat(2 << 20));
+    let out = env.hook("session-end", &big);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("more than 1048576 bytes"),
+        "{}",
+        stderr(&out)
+    );
+}
