@@ -113,6 +113,11 @@ pub enum Error {
     MissingArgument {
         needed: &'static str,
     },
+    /// `list --project P` names no project of the vault.
+    UnknownProject {
+        project: String,
+        known: Vec<String>,
+    },
     /// `man WORDS` names no command.
     NoSuchCommand {
         words: String,
@@ -212,8 +217,10 @@ pub enum Error {
     /// `route --from FILE` is not a JSON array of entries.
     RouteInput {
         from: String,
-        line: usize,
-        source: serde_json::Error,
+        /// Where: `line 3, column 7` for JSON syntax, `entry 2` for an entry.
+        at: String,
+        /// What, without a position.
+        message: String,
     },
     /// `route --from -` cannot read stdin.
     RouteStdin {
@@ -339,6 +346,7 @@ impl Error {
             | Template { .. }
             | RouteEntry { .. }
             | RouteInput { .. }
+            | UnknownProject { .. }
             | BadDate { .. }
             | NotUtf8 { .. }
             | WouldNotParseBack { .. }
@@ -377,6 +385,10 @@ impl Error {
             GitFailed { .. } => "run `git init` first, or leave out --git-hooks",
             Serialize { .. } => "this is a bug in active-status; please report it",
             WouldNotParseBack { .. } => "fix the file and route again",
+            RouteInput { .. } => {
+                "give a JSON array of {\"text\", \"to\", \"project\", \"task\", \"date\"} objects, or \
+                 `extract --format json` output with a \"to\" added to each candidate; other fields are ignored"
+            }
             NoSuchItem { .. } => "`active-status list` shows the open items with their IDs",
             AmbiguousItem { .. } => "name one by its ID, its path:line or a longer text",
             ReadOnly { .. } => "make the file writable (chmod u+w) and run again",
@@ -408,6 +420,14 @@ impl Error {
         match self {
             MissingArgument { needed } => write!(f, "missing arguments: {needed}"),
             NoSuchCommand { words } => write!(f, "no command `{words}`"),
+            UnknownProject { project, known } => {
+                write!(f, "no project {project:?} in this vault\nhint: ")?;
+                if known.is_empty() {
+                    write!(f, "the vault has no project folders")
+                } else {
+                    write!(f, "known projects: {}", known.join(", "))
+                }
+            }
             NoVault { start } => write!(
                 f,
                 "no vault found from {}: none of its ancestors holds `.agents/` or `journal/`",
@@ -481,11 +501,9 @@ impl Error {
                 entry: None,
                 problem,
             } => write!(f, "route: {problem}; nothing was written"),
-            RouteInput { from, line, source } => write!(
+            RouteInput { from, at, message } => write!(
                 f,
-                "route --from {from}: line {line}: {source}; expected a JSON array of \
-                 {{\"text\", \"to\", \"project\", \"task\"}} (or `extract --format json` output); \
-                 nothing was written"
+                "route --from {from}: {at}: {message}; nothing was written"
             ),
             RouteStdin { source } => write!(f, "route --from -: cannot read stdin: {source}"),
             BadDate { value, reason } => {
@@ -581,7 +599,7 @@ impl std::error::Error for Error {
             | HookStdin { source }
             | PartialWrite { source, .. }
             | GitUnavailable { source } => Some(source),
-            RouteInput { source, .. } | HookInput { source } | Serialize { source } => Some(source),
+            HookInput { source } | Serialize { source } => Some(source),
             _ => None,
         }
     }
@@ -618,6 +636,14 @@ mod tests {
                 2,
                 "/kb/sub is inside the vault /kb; a second vault there would collect captures the first never reads\n\
                  hint: run `active-status init` in that vault's folder, or pass --here to create a separate vault anyway",
+            ),
+            (
+                Error::UnknownProject {
+                    project: "nosuch".into(),
+                    known: vec!["alpha".into(), "wrap-cli".into()],
+                },
+                65,
+                "no project \"nosuch\" in this vault\nhint: known projects: alpha, wrap-cli",
             ),
             (
                 Error::NoSuchCommand {
@@ -763,6 +789,17 @@ mod tests {
                 65,
                 "route: project \"a/b\" is not a slug ([A-Za-z0-9][A-Za-z0-9._-]*: no `/`, `..`, \
                  spaces or absolute paths); nothing was written",
+            ),
+            (
+                Error::RouteInput {
+                    from: "-".into(),
+                    at: "entry 2".into(),
+                    message: "missing field `to`".into(),
+                },
+                65,
+                "route --from -: entry 2: missing field `to`; nothing was written\n\
+                 hint: give a JSON array of {\"text\", \"to\", \"project\", \"task\", \"date\"} objects, or \
+                 `extract --format json` output with a \"to\" added to each candidate; other fields are ignored",
             ),
             (
                 Error::RouteStdin { source: io() },

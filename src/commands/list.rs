@@ -2,7 +2,7 @@
 
 use super::{Ctx, print_json};
 use crate::cli::{Format, ListArgs};
-use crate::error::{Result, exit};
+use crate::error::{Error, Result, exit};
 use crate::item::SourceKind;
 use crate::report::{ReportItem, analyze, report_items_at};
 use serde::Serialize;
@@ -18,6 +18,20 @@ pub fn list(ctx: &Ctx, args: &ListArgs) -> Result<i32> {
     let analysis = analyze(&ctx.root, &ctx.cfg)?;
     let as_of = analysis.vault.as_of;
     let project = args.project.as_deref().map(str::to_ascii_lowercase);
+    if let Some(p) = &project {
+        let known = &analysis.vault.projects;
+        let tagged = analysis
+            .merged
+            .items
+            .iter()
+            .any(|i| i.project.as_ref() == Some(p));
+        if !known.contains(p) && !tagged {
+            return Err(Error::UnknownProject {
+                project: p.clone(),
+                known: known.clone(),
+            });
+        }
+    }
     let kind = args.source.as_deref().and_then(SourceKind::parse);
     let mut items: Vec<ReportItem> = report_items_at(&analysis.merged, as_of, analysis.vault.today)
         .into_iter()

@@ -18,10 +18,10 @@ fn read_entries(from: &str) -> Result<Vec<RouteEntry>> {
     } else {
         std::fs::read_to_string(from).map_err(|e| Error::read(from, e))?
     };
-    serde_json::from_str(&raw).map_err(|source| Error::RouteInput {
+    crate::route::parse_entries(&raw).map_err(|(at, message)| Error::RouteInput {
         from: from.to_string(),
-        line: source.line(),
-        source,
+        at,
+        message,
     })
 }
 
@@ -60,11 +60,12 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
     };
     let (results, regen) = with_lock(&opts, || {
         let vault = VaultDir::open(&ctx.root)?;
-        let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
+        // The vault is discovered once for the whole batch.
+        let view = crate::route::VaultView::discover(&ctx.root, &ctx.cfg)?;
         // Planned in memory from fresh reads (each entry checked to parse
         // back as the item it should be), then written compare-and-swap:
         // a refused entry leaves every file as it was.
-        let results = route_batch(&vault, &ctx.cfg, &known, &checked)?;
+        let results = route_batch(&vault, &ctx.cfg, &view, &checked)?;
         let regen = template
             .as_ref()
             .map(|t| crate::pipeline::regenerate(&ctx.root, &ctx.cfg, t));

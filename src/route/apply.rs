@@ -4,7 +4,8 @@
 //! written atomically. A batch is refused whole before anything is written.
 
 use super::insert;
-use super::{Checked, Dest, RouteResult, Status, journal_file_for};
+use super::target::VaultView;
+use super::{Checked, Dest, RouteResult, Status};
 use crate::cas::Change;
 use crate::config::Config;
 use crate::error::{Error, Result};
@@ -78,20 +79,11 @@ fn already_present(
     })
 }
 
-/// Where an entry goes: its root-relative path, the content of a new file,
-/// and the file as read when it exists.
-struct Located {
-    rel: String,
-    fresh: String,
-    original: Option<(Snapshot, String)>,
-}
-
-fn locate(vault: &VaultDir, cfg: &Config, e: &Checked) -> Result<Located> {
-    let root = vault.root();
-    let (rel, fresh) = match e.to {
-        Dest::Journal | Dest::Skip | Dest::Goal | Dest::Done => {
-            journal_file_for(root, cfg, e.date)?
-        }
+/// Where an entry goes: its root-relative path and the content of a new
+/// file there. Reads nothing: the view holds what the vault looks like.
+fn destination(cfg: &Config, view: &VaultView, e: &Checked) -> (String, String) {
+    match e.to {
+        Dest::Journal | Dest::Skip | Dest::Goal | Dest::Done => view.journal_file_for(cfg, e.date),
         Dest::Project => {
             let p = e.project.as_deref().unwrap_or_default();
             let rel = format!("{}/{p}/{}", cfg.projects_dir, cfg.project_todos);
@@ -106,39 +98,40 @@ fn locate(vault: &VaultDir, cfg: &Config, e: &Checked) -> Result<Located> {
             );
             (rel, format!("# {t}\n"))
         }
-    };
-    let original = match vault.snapshot(&rel)? {
+    }
+}
+
+/// The file `rel` as read through the vault handle (`None`: it does not exist).
+fn read_text(vault: &VaultDir, rel: &str) -> Result<Option<(Snapshot, String)>> {
+    match vault.snapshot(rel)? {
         Some(snap) => {
-            let text = String::from_utf8(snap.bytes.clone())
-                .map_err(|_| Error::NotUtf8 { path: rel.clone() })?;
-            Some((snap, text))
+            let text = String::from_utf8(snap.bytes.clone()).map_err(|_| Error::NotUtf8 {
+                path: rel.to_string(),
+            })?;
+            Ok(Some((snap, text)))
         }
-        None => None,
-    };
-    Ok(Located {
-        rel,
-        fresh,
-        original,
-    })
+        None => Ok(None),
+    }
 }
 
 /// Files as they will be after the planned routes: root-relative path →
-/// (the file as read, its planned content).
+/// (the file as read, its planned content). The vault is discovered once,
+/// by the first entry that needs it, and each file is read once.
 #[derive(Debug, Default)]
 pub struct Plan {
     files: BTreeMap<String, (Option<Snapshot>, String)>,
-}
-
-/// Checks that every entry's destination can be written (inside the root,
-/// not a symbolic link or hard-linked file, valid UTF-8) before any of them is.
-pub fn preflight(vault: &VaultDir, cfg: &Config, entries: &[Checked]) -> Result<()> {
-    for e in entries {
-        locate(vault, cfg, e)?;
-    }
-    Ok(())
+    view: Option<VaultView>,
 }
 
 impl Plan {
+    /// A plan over a vault already discovered.
+    pub fn with_view(view: VaultView) -> Plan {
+        Plan {
+            files: BTreeMap::new(),
+            view: Some(view),
+        }
+    }
+
     /// Plans one entry on top of the entries planned before it.
     pub fn add(
         &mut self,
@@ -147,14 +140,15 @@ impl Plan {
         known: &[String],
         e: &Checked,
     ) -> Result<RouteResult> {
-        let Located {
-            rel,
-            fresh,
-            original,
-        } = locate(vault, cfg, e)?;
+        let view = match self.view.take() {
+            Some(v) => v,
+            None => VaultView::discover(vault.root(), cfg)?,
+        };
+        let (rel, fresh) = destination(cfg, &view, e);
+        self.view = Some(view);
         let (before, text) = match self.files.get(&rel) {
             Some((before, content)) => (before.clone(), content.clone()),
-            None => match original {
+            None => match read_text(vault, &rel)? {
                 Some((snap, text)) => (Some(snap), text),
                 None => (None, fresh),
             },
@@ -186,7 +180,7 @@ impl Plan {
                 insert::journal(body, &doc, known, e.project.as_deref(), role, &sub, &line)
             }
             Dest::Project => insert::project(body, &doc, &format!("- [ ] {}", e.text)),
-            Dest::Active => insert::end_of_file(body, &format!("- [ ] {}", e.text)),
+            Dest::Active => insert::task_list(body, &doc, &format!("- [ ] {}", e.text)),
         };
         let new_body = ins.apply(body);
         verify(&new_body, &headings, ins.line, e, &rel)?;
@@ -214,18 +208,12 @@ impl Plan {
     ) -> Result<()> {
         let (snap, text) = match self.files.get(rel) {
             Some((Some(snap), content)) => (snap.clone(), content.clone()),
-            _ => {
-                let snap = vault.snapshot(rel)?.ok_or_else(|| {
-                    Error::read(
-                        vault.display(rel),
-                        std::io::Error::from(std::io::ErrorKind::NotFound),
-                    )
-                })?;
-                let text = String::from_utf8(snap.bytes.clone()).map_err(|_| Error::NotUtf8 {
-                    path: rel.to_string(),
-                })?;
-                (snap, text)
-            }
+            _ => read_text(vault, rel)?.ok_or_else(|| {
+                Error::read(
+                    vault.display(rel),
+                    std::io::Error::from(std::io::ErrorKind::NotFound),
+                )
+            })?,
         };
         let new = edit(&snap, &text)?;
         self.files.insert(rel.to_string(), (Some(snap), new));
@@ -285,14 +273,15 @@ fn verify(
 pub fn plan_batch(
     vault: &VaultDir,
     cfg: &Config,
-    known: &[String],
+    view: &VaultView,
     entries: &[Checked],
 ) -> Result<(Vec<RouteResult>, Vec<Change>)> {
-    preflight(vault, cfg, entries)?;
-    let mut plan = Plan::default();
+    // Nothing is written before every entry is planned, so a refused entry
+    // (a link out of the vault, a file that is not UTF-8) refuses the batch.
+    let mut plan = Plan::with_view(view.clone());
     let mut results = entries
         .iter()
-        .map(|e| plan.add(vault, cfg, known, e))
+        .map(|e| plan.add(vault, cfg, &view.projects, e))
         .collect::<Result<Vec<RouteResult>>>()?;
     super::settle_lines(&mut results);
     Ok((results, plan.into_changes()))
@@ -304,15 +293,19 @@ pub fn plan_batch(
 pub fn route_batch(
     vault: &VaultDir,
     cfg: &Config,
-    known: &[String],
+    view: &VaultView,
     entries: &[Checked],
 ) -> Result<Vec<RouteResult>> {
-    crate::cas::edit(vault, |v| plan_batch(v, cfg, known, entries))
+    crate::cas::edit(vault, |v| plan_batch(v, cfg, view, entries))
 }
 
 /// Routes one validated entry and writes it. Call with the lock held.
 pub fn apply(root: &Path, cfg: &Config, known: &[String], e: &Checked) -> Result<RouteResult> {
     let vault = VaultDir::open(root)?;
-    let mut results = route_batch(&vault, cfg, known, std::slice::from_ref(e))?;
+    let view = VaultView {
+        projects: known.to_vec(),
+        ..VaultView::discover(root, cfg)?
+    };
+    let mut results = route_batch(&vault, cfg, &view, std::slice::from_ref(e))?;
     Ok(results.remove(0))
 }

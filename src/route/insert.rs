@@ -77,6 +77,39 @@ impl<'a> Lines<'a> {
             .unwrap_or(from)
     }
 
+    /// Whether the list items on lines `from..=to` are written with
+    /// checkboxes (most of them, and at least one).
+    fn uses_checkboxes(&self, doc: &ParsedDoc, from: u32, to: u32) -> bool {
+        let (boxed, plain) = doc
+            .entries
+            .iter()
+            .filter(|e| (from..=to).contains(&e.line))
+            .fold((0, 0), |(b, p), e| {
+                if has_checkbox(self.line(e.line)) {
+                    (b + 1, p)
+                } else {
+                    (b, p + 1)
+                }
+            });
+        boxed > 0 && boxed >= plain
+    }
+
+    /// The last line of the list that holds the item on `line`: the
+    /// following lines up to a blank line, as long as each is a list item or
+    /// an indented continuation.
+    fn list_end(&self, line: u32) -> u32 {
+        let mut end = line;
+        while end < self.count() {
+            let next = self.line(end + 1);
+            let t = next.trim();
+            if t.is_empty() || !(is_list_item(t) || next.starts_with([' ', '\t'])) {
+                break;
+            }
+            end += 1;
+        }
+        end
+    }
+
     /// An insertion of `lines` right after line `after` (0 = start of file).
     /// `item_index` is the index in `lines` of the routed item.
     fn after(&self, after: u32, lines: &[String], item_index: usize, eol: &str) -> Insertion {
@@ -101,7 +134,7 @@ impl<'a> Lines<'a> {
         let next = after + 1;
         if next <= self.count() {
             let following = self.line(next).trim();
-            if !following.is_empty() && !following.starts_with('#') {
+            if !following.is_empty() && !following.starts_with('#') && !is_list_item(following) {
                 text.push_str(eol);
             }
         }
@@ -190,7 +223,14 @@ pub fn journal(
         Some(sub) => {
             let sub_end = own_end(doc, sub, end);
             let last = lines.last_nonblank(sub.line, sub_end);
-            lines.after(last, &[item.to_string()], 0, eol)
+            // A follow-up joins its list in the list's own style.
+            let boxed = role == Role::Next && lines.uses_checkboxes(doc, sub.line, sub_end);
+            let item = if boxed {
+                with_checkbox(item)
+            } else {
+                item.to_string()
+            };
+            lines.after(last, &[item], 0, eol)
         }
         None => {
             let last = lines.last_nonblank(session.line, end);
@@ -234,6 +274,60 @@ pub fn project(text: &str, doc: &ParsedDoc, item: &str) -> Insertion {
             let idx = block.len() - 1;
             lines.after(last, &block, idx, eol)
         }
+    }
+}
+
+/// A list item line that starts with a checkbox (`- [ ]`, `* [x]`, `1. [ ]`).
+fn has_checkbox(line: &str) -> bool {
+    let t = line.trim_start();
+    let rest = t
+        .strip_prefix(['-', '*', '+'])
+        .or_else(|| {
+            let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+            (digits > 0)
+                .then(|| t[digits..].strip_prefix(['.', ')']))
+                .flatten()
+        })
+        .unwrap_or("");
+    let rest = rest.trim_start();
+    rest.len() >= 3 && rest.starts_with('[') && rest.as_bytes()[2] == b']'
+}
+
+/// A line (trimmed) that starts a list item.
+fn is_list_item(t: &str) -> bool {
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = if digits > 0 {
+        t[digits..].strip_prefix(['.', ')'])
+    } else {
+        t.strip_prefix(['-', '*', '+'])
+    };
+    rest.is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
+}
+
+/// `- text` → `- [ ] text`.
+fn with_checkbox(item: &str) -> String {
+    match item.strip_prefix("- ") {
+        Some(rest) => format!("- [ ] {rest}"),
+        None => item.to_string(),
+    }
+}
+
+/// Inserts `item` at the end of the task's open list: the list holding the
+/// last open checkbox item (else the last checkbox item), so text after that
+/// list (a `Notes:` paragraph and its own list) stays after it; at the end of
+/// the file when the file has no checkbox item.
+pub fn task_list(text: &str, doc: &ParsedDoc, item: &str) -> Insertion {
+    let lines = Lines::new(text);
+    let boxed = |open: bool| {
+        doc.entries
+            .iter()
+            .filter(|e| has_checkbox(lines.line(e.line)) && (!open || !e.check.is_done()))
+            .map(|e| e.line)
+            .max()
+    };
+    match boxed(true).or_else(|| boxed(false)) {
+        Some(line) => lines.after(lines.list_end(line), &[item.to_string()], 0, eol_of(text)),
+        None => end_of_file(text, item),
     }
 }
 

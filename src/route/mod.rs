@@ -6,9 +6,9 @@ mod apply;
 mod insert;
 mod target;
 
-pub use apply::{Plan, apply, plan_batch, preflight, route_batch};
+pub use apply::{Plan, apply, plan_batch, route_batch};
 pub use insert::{Insertion, eol_of};
-pub use target::{journal_file_for, safe_target};
+pub use target::VaultView;
 
 use crate::error::{EntryProblem, Error, Result};
 use crate::item::is_slug;
@@ -29,8 +29,9 @@ pub enum Dest {
 }
 
 /// One entry of `route --from` (or the single-entry command line form).
+/// Other fields are ignored, so `extract --format json` candidates (with
+/// `keyword`, `line`, `persisted` …) can be routed once given a `to`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct RouteEntry {
     pub text: String,
     pub to: Dest,
@@ -41,6 +42,53 @@ pub struct RouteEntry {
     /// Journal date (YYYY-MM-DD) for journal, skip and goal; default `--date` or today.
     #[serde(default)]
     pub date: Option<String>,
+}
+
+/// Reads `route --from` input: a JSON array of entries, or the object
+/// `extract --format json` prints (its `candidates`). Errors say where
+/// (`line L, column C` or `entry N`) and what, separately.
+pub fn parse_entries(raw: &str) -> std::result::Result<Vec<RouteEntry>, (String, String)> {
+    let value: serde_json::Value = serde_json::from_str(raw).map_err(|e| {
+        let full = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
+        (format!("line {}, column {}", e.line(), e.column()), message)
+    })?;
+    let list = match value {
+        serde_json::Value::Array(list) => list,
+        serde_json::Value::Object(mut obj) => match obj.remove("candidates") {
+            Some(serde_json::Value::Array(list)) => list,
+            _ => {
+                return Err((
+                    "the top level".into(),
+                    "an object without a \"candidates\" array".into(),
+                ));
+            }
+        },
+        other => {
+            return Err((
+                "the top level".into(),
+                format!("expected an array, found {}", json_kind(&other)),
+            ));
+        }
+    };
+    list.into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            RouteEntry::deserialize(v).map_err(|e| (format!("entry {}", i + 1), e.to_string()))
+        })
+        .collect()
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -224,6 +272,32 @@ mod tests {
             status: Status::Added,
             shift,
         }
+    }
+
+    #[test]
+    fn extract_candidates_are_accepted_with_a_destination() {
+        let raw = r#"{"schema": 1, "candidates": [
+            {"text": "wire it", "keyword": "TODO:", "role": "assistant", "line": 11,
+             "persisted": false, "to": "project", "project": "p"}
+        ]}"#;
+        let e = parse_entries(raw).expect("accepted");
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].text, "wire it");
+        assert_eq!(e[0].to, Dest::Project);
+        let raw = r#"[{"text": "a", "to": "skip", "keyword": "defer"}]"#;
+        assert_eq!(parse_entries(raw).expect("accepted")[0].to, Dest::Skip);
+    }
+
+    #[test]
+    fn input_errors_name_the_place_once() {
+        let (at, message) = parse_entries("[{\"text\": \"a\"}, {\"text\": 1}]").unwrap_err();
+        assert_eq!(at, "entry 1");
+        assert_eq!(message, "missing field `to`");
+        let (at, message) = parse_entries("[\n  {\"text\": }").unwrap_err();
+        assert_eq!(at, "line 2, column 12");
+        assert!(!message.contains("line"), "{message}");
+        let (at, _) = parse_entries("{\"x\": 1}").unwrap_err();
+        assert_eq!(at, "the top level");
     }
 
     #[test]

@@ -1,66 +1,194 @@
-//! Destination files of `route`, and the checks that keep every write inside
-//! the vault root.
+//! Destination files of `route`, chosen from an in-memory view of the vault
+//! that is discovered once per batch. Choosing a destination reads no file:
+//! [`VaultView::journal_file_for`] is a pure function of the view, so it can
+//! be tested and fuzzed without a vault on disk. Keeping writes inside the
+//! root is the vault handle's job (`vault_fs`).
 
 use crate::config::Config;
 use crate::discover::{FileRole, discover};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use jiff::civil::Date;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
-/// The journal file for `date`: an existing file of that date anywhere under
-/// the journal folder (`YYYY-MM-DD.md` preferred, else the first by path), or
-/// `journal/YYYY-MM-DD.md` with its initial content when there is none.
-pub fn journal_file_for(root: &Path, cfg: &Config, date: Date) -> Result<(String, String)> {
-    let found = discover(root, cfg)?;
-    let exact = format!("{date}.md");
-    let mut same_day: Vec<&str> = found
-        .files
-        .iter()
-        .filter(|f| matches!(f.role, FileRole::Journal { date: d } if d == date))
-        .map(|f| &*f.rel)
-        .collect();
-    same_day.sort_by_key(|rel| (!rel.ends_with(&format!("/{exact}")), rel.to_string()));
-    match same_day.first() {
-        Some(rel) => Ok((rel.to_string(), String::new())),
-        None => Ok((
-            format!("{}/{exact}", cfg.journal_dir),
-            format!("# {date}\n"),
-        )),
+/// What route needs to know about a vault: its projects and its journal
+/// files with their dates (root-relative paths).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VaultView {
+    pub projects: Vec<String>,
+    pub journals: Vec<(Date, String)>,
+}
+
+/// How a vault files its days under the journal folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// `journal/YYYY-MM-DD.md`
+    Flat,
+    /// `journal/YYYY/YYYY-MM-DD.md`
+    Year,
+    /// `journal/YYYY/MM/YYYY-MM-DD.md`
+    YearMonth,
+    /// `journal/YYYY-MM/YYYY-MM-DD.md`
+    Month,
+}
+
+impl Layout {
+    /// The folder a journal file of `date` at `rel` is filed under (the
+    /// journal folder itself: `journal`, `journals`, …) and its layout
+    /// below that folder. Layouts are tried deepest first.
+    fn of(rel: &str, date: Date) -> (String, Layout) {
+        let parent = Path::new(rel)
+            .parent()
+            .and_then(Path::to_str)
+            .unwrap_or_default();
+        let (y, m) = (date.year(), date.month());
+        [Layout::YearMonth, Layout::Year, Layout::Month]
+            .into_iter()
+            .find_map(|l| {
+                let base = parent.strip_suffix(&l.dir(y, m))?.strip_suffix('/')?;
+                Some((base.to_string(), l))
+            })
+            .unwrap_or_else(|| (parent.to_string(), Layout::Flat))
+    }
+
+    fn dir(self, y: i16, m: i8) -> String {
+        match self {
+            Layout::Flat => String::new(),
+            Layout::Year => format!("{y:04}"),
+            Layout::YearMonth => format!("{y:04}/{m:02}"),
+            Layout::Month => format!("{y:04}-{m:02}"),
+        }
     }
 }
 
-/// Resolves `rel` under `root` for writing: refuses absolute paths, `..`,
-/// symbolic links at the target, and any existing ancestor that resolves
-/// outside the root.
-pub fn safe_target(root: &Path, rel: &str) -> Result<PathBuf> {
-    let refuse = |why: &'static str| Error::OutsideVault {
-        path: rel.into(),
-        why: why.into(),
-    };
-    let rel_path = Path::new(rel);
-    if rel_path
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_)))
-    {
-        return Err(refuse("the path must stay inside the vault"));
+impl VaultView {
+    /// Discovers the vault at `root` (one walk).
+    pub fn discover(root: &Path, cfg: &Config) -> Result<VaultView> {
+        let found = discover(root, cfg)?;
+        let journals = found
+            .files
+            .iter()
+            .filter_map(|f| match f.role {
+                FileRole::Journal { date } => Some((date, f.rel.to_string())),
+                _ => None,
+            })
+            .collect();
+        Ok(VaultView {
+            projects: found.projects,
+            journals,
+        })
     }
-    let real_root = root.canonicalize().map_err(|e| Error::read(root, e))?;
-    let path = root.join(rel_path);
-    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(refuse("it is a symbolic link"));
-    }
-    let mut ancestor = path.parent();
-    while let Some(dir) = ancestor {
-        if dir.exists() {
-            let real = dir.canonicalize().map_err(|e| Error::read(dir, e))?;
-            if !real.starts_with(&real_root) {
-                return Err(refuse(
-                    "a folder on the way resolves outside the vault (symbolic link)",
-                ));
-            }
-            break;
+
+    /// The journal file for `date` and the content of a new one: an
+    /// existing file of that date (`YYYY-MM-DD.md` preferred, else the
+    /// first by path), or a new `YYYY-MM-DD.md` placed the way the vault's
+    /// latest journal file is placed (`journal/YYYY/MM/` when days are
+    /// filed by month), flat under the journal folder otherwise.
+    pub fn journal_file_for(&self, cfg: &Config, date: Date) -> (String, String) {
+        let exact = format!("{date}.md");
+        let existing = self
+            .journals
+            .iter()
+            .filter(|(d, _)| *d == date)
+            .map(|(_, rel)| rel.as_str())
+            .min_by_key(|rel| (!is_named(rel, &exact), rel.to_string()));
+        if let Some(rel) = existing {
+            return (rel.to_string(), String::new());
         }
-        ancestor = dir.parent();
+        let (base, layout) = self
+            .journals
+            .iter()
+            .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(&a.1)))
+            .map_or((cfg.journal_dir.clone(), Layout::Flat), |(d, rel)| {
+                Layout::of(rel, *d)
+            });
+        let dir = layout.dir(date.year(), date.month());
+        let rel = if dir.is_empty() {
+            format!("{base}/{exact}")
+        } else {
+            format!("{base}/{dir}/{exact}")
+        };
+        (rel, format!("# {date}\n"))
     }
-    Ok(path)
+}
+
+fn is_named(rel: &str, name: &str) -> bool {
+    rel == name || rel.ends_with(&format!("/{name}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Date {
+        s.parse().expect("date")
+    }
+
+    fn view(journals: &[(&str, &str)]) -> VaultView {
+        VaultView {
+            projects: Vec::new(),
+            journals: journals
+                .iter()
+                .map(|(dt, r)| (d(dt), r.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn an_existing_file_of_the_day_wins() {
+        let v = view(&[
+            ("2026-05-06", "journal/2026/05/2026-05-06-standup.md"),
+            ("2026-05-06", "journal/2026/05/2026-05-06.md"),
+        ]);
+        let cfg = Config::default();
+        assert_eq!(
+            v.journal_file_for(&cfg, d("2026-05-06")),
+            ("journal/2026/05/2026-05-06.md".to_string(), String::new())
+        );
+    }
+
+    #[test]
+    fn a_new_day_follows_the_latest_layout() {
+        let cfg = Config::default();
+        for (files, want) in [
+            (vec![], "journal/2026-06-01.md"),
+            (
+                vec![("2026-05-06", "journal/2026-05-06.md")],
+                "journal/2026-06-01.md",
+            ),
+            (
+                vec![("2026-05-06", "journal/2026/05/2026-05-06.md")],
+                "journal/2026/06/2026-06-01.md",
+            ),
+            (
+                vec![("2026-05-06", "journal/2026/2026-05-06.md")],
+                "journal/2026/2026-06-01.md",
+            ),
+            (
+                vec![("2026-05-06", "journal/2026-05/2026-05-06.md")],
+                "journal/2026-06/2026-06-01.md",
+            ),
+            // An old flat file and newer files by month: the newer practice.
+            (
+                vec![
+                    ("2025-01-02", "journal/2025-01-02.md"),
+                    ("2026-05-06", "journal/2026/05/2026-05-06.md"),
+                ],
+                "journal/2026/06/2026-06-01.md",
+            ),
+            // Another folder: the same folder.
+            (
+                vec![("2026-05-06", "journal/misc/2026-05-06.md")],
+                "journal/misc/2026-06-01.md",
+            ),
+            (
+                vec![("2026-05-06", "journals/2026/05/2026-05-06.md")],
+                "journals/2026/06/2026-06-01.md",
+            ),
+        ] {
+            let v = view(&files);
+            let (rel, fresh) = v.journal_file_for(&cfg, d("2026-06-01"));
+            assert_eq!(rel, want, "{files:?}");
+            assert_eq!(fresh, "# 2026-06-01\n");
+        }
+    }
 }

@@ -638,8 +638,8 @@ fn list_filters_by_project_source_and_limit() {
     ]);
     assert_eq!(texts(&combo["items"]), vec!["release 0.2"]);
 
-    let none = v.json(&["list", "--project", "nobody", "--format", "json"]);
-    assert_eq!(none["items"], serde_json::json!([]));
+    let none = run(&v, &["list", "--project", "nobody", "--format", "json"]);
+    assert_eq!(none.status.code(), Some(65), "{}", stderr(&none));
 
     let text = stdout(&run(&v, &["list", "--project", "docs"]));
     assert!(text.contains("write the guide"), "{text}");
@@ -1251,4 +1251,31 @@ fn a_huge_lock_timeout_is_not_a_panic() {
         .env("ACTIVE_STATUS_LOCK_TIMEOUT_SECS", "1e300")
         .assert()
         .success();
+}
+
+#[test]
+fn list_with_an_unknown_project_exits_65_naming_the_known_ones() {
+    let v = Vault::new()
+        .project("alpha")
+        .project("wrap-cli")
+        .file("journal/2026-05-06.md", "## Next\n- [ ] (alpha) x\n");
+    let out = v
+        .cmd()
+        .args(["list", "--project", "nosuch"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("no project \"nosuch\" in this vault\nhint: known projects: alpha, wrap-cli"),
+        "{}",
+        stderr(&out)
+    );
+    // A known project with nothing open is not an error.
+    let out = v
+        .cmd()
+        .args(["list", "--project", "wrap-cli"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

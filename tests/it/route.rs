@@ -221,7 +221,7 @@ fn journal_creates_next_in_the_last_session_of_the_project() {
 }
 
 #[test]
-fn journal_appends_after_the_last_item_of_an_existing_next_list() {
+fn journal_appends_after_the_last_item_of_an_existing_next_list_with_its_checkbox() {
     let v = Vault::new().project("wrap-cli").file(
         DAY,
         "# 2026-05-06\n\n## Session: lock work (wrap-cli)\n\n### Next\n\
@@ -244,7 +244,7 @@ fn journal_appends_after_the_last_item_of_an_existing_next_list() {
     assert_eq!(
         v.read(DAY),
         "# 2026-05-06\n\n## Session: lock work (wrap-cli)\n\n### Next\n\
-         - [ ] (wrap-cli) add lock timeout\n- [ ] write docs\n- (wrap-cli) retry flaky test\n\n\
+         - [ ] (wrap-cli) add lock timeout\n- [ ] write docs\n- [ ] (wrap-cli) retry flaky test\n\n\
          ### Done\n- fix lock race\n\n## Notes\nfree text\n"
     );
 }
@@ -946,7 +946,6 @@ fn refused_batch_input_exits_65_and_writes_nothing() {
         "not json",
         r#"[{"text": "x", "to": "journal""#,
         r#"{"text": "x", "to": "journal"}"#,
-        r#"[{"text": "x", "to": "journal", "bogus": 1}]"#,
         r#"[{"text": "x", "to": "nowhere"}]"#,
         r#"[{"to": "journal"}]"#,
         r#"[{"text": "", "to": "journal"}]"#,
@@ -1276,4 +1275,109 @@ fn text_after_the_insertion_point_is_kept_apart_by_a_blank_line() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let texts = v.open_texts();
     assert!(texts.contains(&"new one".to_string()), "{texts:?}");
+}
+
+// ---------------------------------------------------------------- rough edges
+
+#[test]
+fn from_accepts_extract_candidates_with_a_destination() {
+    let v = Vault::new().project("wrap-cli");
+    // The shape `extract --format json` prints, with a "to" added.
+    let out = route_from(
+        &v,
+        r#"{"schema": 1, "transcript": "s.jsonl", "candidates": [
+          {"text": "wire the timeout", "keyword": "TODO:", "origin": "phrase",
+           "role": "assistant", "line": 11, "persisted": false, "persisted_at": null,
+           "to": "project", "project": "wrap-cli"}
+        ]}"#,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        v.read("projects/wrap-cli/todos.md")
+            .contains("- [ ] wire the timeout\n")
+    );
+    // An array of candidates works the same way.
+    let out = route_from(
+        &v,
+        r#"[{"text": "second one", "keyword": "defer", "line": 3, "to": "project", "project": "wrap-cli"}]"#,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn from_errors_name_the_place_once() {
+    let v = Vault::new();
+    let out = route_from(&v, r#"[{"text": "no destination", "keyword": "TODO:"}]"#);
+    assert_eq!(out.status.code(), Some(65));
+    let err = stderr(&out);
+    assert!(
+        err.contains("route --from -: entry 1: missing field `to`; nothing was written"),
+        "{err}"
+    );
+    let out = route_from(&v, "[\n  {\"text\": }\n]");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(65));
+    assert!(err.contains("route --from -: line 2, column 12: "), "{err}");
+    assert_eq!(err.matches("line").count(), 1, "{err}");
+}
+
+#[test]
+fn active_lands_in_the_open_list_not_after_trailing_notes() {
+    let path = "projects/p/actives/t/todos.md";
+    let v = Vault::new().project("p").file(
+        path,
+        "# t\n\n- [ ] first\n- [x] done one\n\nNotes:\n- a remark\n- another\n",
+    );
+    let r = route_json(
+        &v,
+        &[
+            "--to",
+            "active",
+            "--project",
+            "p",
+            "--task",
+            "t",
+            "new step",
+        ],
+    );
+    assert_eq!(single(&r)["line"], 5);
+    assert_eq!(
+        v.read(path),
+        "# t\n\n- [ ] first\n- [x] done one\n- [ ] new step\n\nNotes:\n- a remark\n- another\n"
+    );
+}
+
+#[test]
+fn journal_keeps_plain_bullets_where_the_list_has_no_checkboxes() {
+    let v = Vault::new().file(
+        DAY,
+        "# 2026-05-06\n\n## Session: work\n\n### Next\n- plain one\n",
+    );
+    route_json(
+        &v,
+        &["--to", "journal", "--date", "2026-05-06", "plain two"],
+    );
+    assert_eq!(
+        v.read(DAY),
+        "# 2026-05-06\n\n## Session: work\n\n### Next\n- plain one\n- plain two\n"
+    );
+}
+
+#[test]
+fn date_follows_the_vaults_journal_layout() {
+    let v = Vault::new().file(
+        "journal/2026/05/2026-05-06.md",
+        "# 2026-05-06\n\n## Session: x\n### Next\n- [ ] a\n",
+    );
+    let r = route_json(
+        &v,
+        &["--to", "journal", "--date", "2026-06-02", "new month"],
+    );
+    assert_eq!(single(&r)["path"], "journal/2026/06/2026-06-02.md");
+    assert!(v.exists("journal/2026/06/2026-06-02.md"));
+    assert!(!v.exists("journal/2026-06-02.md"));
+    // A flat vault stays flat.
+    let flat = Vault::new().file("journal/2026-05-06.md", "## Next\n- [ ] a\n");
+    let r = route_json(&flat, &["--to", "journal", "--date", "2026-06-02", "x"]);
+    assert_eq!(single(&r)["path"], "journal/2026-06-02.md");
 }
