@@ -5,7 +5,7 @@
 use active_status::config::Config;
 use active_status::item::{Item, Location, Signal, SourceKind};
 use active_status::merge::{cluster, resolve};
-use active_status::normalize::normalize;
+use active_status::normalize::{key, normalize};
 use active_status::parse::{HeadingMatcher, parse_document};
 use jiff::civil::{Date, date};
 use std::sync::Arc;
@@ -104,7 +104,8 @@ fn items(n: usize) -> Vec<Item> {
             .checked_add(jiff::Span::new().days((rng.next() % 3650) as i64))
             .unwrap_or(start);
         out.push(Item {
-            norm: normalize(&t),
+            norm: key(&t),
+            private: None,
             text: t,
             project,
             kind: SourceKind::JournalNext,
@@ -132,7 +133,9 @@ fn signals(items: &[Item], n: usize) -> Vec<Signal> {
                 text(&mut rng)
             };
             Signal {
-                norm: normalize(&t),
+                norm: key(&t),
+                private: None,
+                text: t,
                 project: source.project.clone(),
                 date: source.date,
                 loc: source.loc.clone(),

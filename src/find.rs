@@ -5,7 +5,7 @@
 
 use crate::error::{Error, Result};
 use crate::merge::{Key, Merged, similar};
-use crate::normalize::normalize;
+use crate::normalize::key as match_key;
 
 /// How many candidates an ambiguity error lists.
 const SHOWN_CANDIDATES: usize = 10;
@@ -119,8 +119,8 @@ pub fn find_open(merged: &Merged, query: &str, threshold: f64) -> Result<usize> 
         });
     }
     let (tag, text) = crate::parse::split_tag(query);
-    let norm = normalize(&crate::privacy::redact(text));
-    let key = Key::new(&norm);
+    let norm = match_key(text);
+    let key = Key::with_private(&norm, crate::guards::private_mark(text));
     let compatible = |c: &crate::merge::Cluster| match (&tag, &c.project) {
         (Some(t), Some(p)) => t == p,
         _ => true,
@@ -131,9 +131,10 @@ pub fn find_open(merged: &Merged, query: &str, threshold: f64) -> Result<usize> 
         .enumerate()
         .filter(|(_, c)| compatible(c))
         .filter(|(_, c)| {
-            c.members
-                .iter()
-                .any(|&m| similar(&key, &Key::new(&merged.items[m].norm), threshold))
+            c.members.iter().any(|&m| {
+                let i = &merged.items[m];
+                similar(&key, &Key::with_private(&i.norm, i.private), threshold)
+            })
         })
         .map(|(i, _)| i)
         .collect();

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::merge::{Key, SimIndex, similar};
-use crate::normalize::normalize;
+use crate::normalize::key;
 use crate::report::Place;
 use crate::scan::Vault;
 use crate::transcript::{self, Candidate, Extraction, Goal, Options, Origin, Role};
@@ -72,17 +72,25 @@ pub fn read(path: &Path, opts: &Options) -> Result<Extraction> {
 
 /// Texts and places a candidate is compared with.
 struct Places {
-    norms: Vec<String>,
+    /// Matching keys with the private marks of their texts.
+    norms: Vec<(String, Option<u64>)>,
     places: Vec<Place>,
 }
 
 impl Places {
-    fn push(&mut self, norm: String, path: &std::sync::Arc<str>, line: u32) {
+    fn push(&mut self, norm: (String, Option<u64>), path: &std::sync::Arc<str>, line: u32) {
         self.norms.push(norm);
         self.places.push(Place {
             path: path.clone(),
             line,
         });
+    }
+
+    fn keys(&self) -> Vec<Key<'_>> {
+        self.norms
+            .iter()
+            .map(|(n, private)| Key::with_private(n, *private))
+            .collect()
     }
 
     /// The first place (in path, line order) holding a match for `text`.
@@ -94,7 +102,7 @@ impl Places {
         threshold: f64,
     ) -> Option<Place> {
         let mut best: Option<&Place> = None;
-        index.candidates(None, q.len, threshold, |bucket| {
+        index.candidates(None, q, threshold, |bucket| {
             bucket.scan(q, threshold, u32::MAX, |id| {
                 let place = &self.places[id as usize];
                 if best.is_none_or(|b| (&place.path, place.line) < (&b.path, b.line))
@@ -125,17 +133,17 @@ fn places(vault: &Vault, cfg: &Config) -> (Places, Places) {
         } else {
             &mut persisted
         };
-        target.push(i.norm.clone(), &i.loc.path, i.loc.line);
+        target.push((i.norm.clone(), i.private), &i.loc.path, i.loc.line);
     }
     for s in &vault.signals {
-        persisted.push(s.norm.clone(), &s.loc.path, s.loc.line);
+        persisted.push((s.norm.clone(), s.private), &s.loc.path, s.loc.line);
     }
     for s in &vault.skips {
-        persisted.push(normalize(&s.text), &s.loc.path, s.loc.line);
+        persisted.push((key(&s.text), None), &s.loc.path, s.loc.line);
     }
     for g in &vault.goals {
         let path: std::sync::Arc<str> = g.path.clone();
-        persisted.push(normalize(&g.text), &path, g.line);
+        persisted.push((key(&g.text), None), &path, g.line);
     }
     (persisted, captured)
 }
@@ -143,8 +151,7 @@ fn places(vault: &Vault, cfg: &Config) -> (Places, Places) {
 /// Marks each candidate of `ex` persisted, captured, or neither.
 pub fn check(vault: &Vault, cfg: &Config, ex: Extraction, shown_path: &str) -> ExtractOut {
     let (persisted, captured) = places(vault, cfg);
-    let pk: Vec<Key<'_>> = persisted.norms.iter().map(|n| Key::new(n)).collect();
-    let ck: Vec<Key<'_>> = captured.norms.iter().map(|n| Key::new(n)).collect();
+    let (pk, ck) = (persisted.keys(), captured.keys());
     let index_of = |keys: &[Key<'_>]| {
         let mut index = SimIndex::default();
         for (id, k) in keys.iter().enumerate() {
@@ -165,9 +172,10 @@ pub fn check(vault: &Vault, cfg: &Config, ex: Extraction, shown_path: &str) -> E
                  role,
                  line,
              }| {
+                let private = crate::guards::private_mark(&text);
                 let text = crate::privacy::redact(&text).into_owned();
-                let norm = normalize(&text);
-                let q = Key::new(&norm);
+                let norm = key(&text);
+                let q = Key::with_private(&norm, private);
                 let at = persisted.find(&pi, &pk, &q, t);
                 let cap = captured.find(&ci, &ck, &q, t);
                 CandidateOut {

@@ -9,7 +9,6 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::item::{Item, Signal, SourceKind};
 use crate::merge::{Key, Merged, merge, resolve, similar};
-use crate::normalize::normalize;
 use jiff::civil::Date;
 use serde::Serialize;
 use std::sync::Arc;
@@ -99,11 +98,14 @@ pub fn history(root: &std::path::Path, cfg: &Config, query: &str) -> Result<Hist
 /// item does.
 fn resolved_match(items: &[Item], query: &str, threshold: f64) -> Result<(String, Option<String>)> {
     let (tag, text) = crate::parse::split_tag(query.trim());
-    let norm = normalize(&crate::privacy::redact(text));
-    let key = Key::new(&norm);
+    let norm = crate::normalize::key(text);
+    let key = Key::with_private(&norm, crate::guards::private_mark(text));
     let mut hits: Vec<&Item> = items
         .iter()
-        .filter(|i| compatible(&tag, &i.project) && similar(&key, &Key::new(&i.norm), threshold))
+        .filter(|i| {
+            compatible(&tag, &i.project)
+                && similar(&key, &Key::with_private(&i.norm, i.private), threshold)
+        })
         .collect();
     hits.sort_by(|a, b| (&a.norm, &a.project).cmp(&(&b.norm, &b.project)));
     hits.dedup_by(|a, b| a.norm == b.norm && a.project == b.project);
@@ -138,12 +140,18 @@ fn build(
     let key = Key::new(norm);
     let matching: Vec<Item> = items
         .iter()
-        .filter(|i| compatible(project, &i.project) && similar(&key, &Key::new(&i.norm), threshold))
+        .filter(|i| {
+            compatible(project, &i.project)
+                && similar(&key, &Key::with_private(&i.norm, i.private), threshold)
+        })
         .cloned()
         .collect();
     let dones: Vec<Signal> = signals
         .iter()
-        .filter(|s| compatible(project, &s.project) && similar(&key, &Key::new(&s.norm), threshold))
+        .filter(|s| {
+            compatible(project, &s.project)
+                && similar(&key, &Key::with_private(&s.norm, s.private), threshold)
+        })
         .cloned()
         .collect();
     // The merge's own resolution rule, applied to this item's appearances.

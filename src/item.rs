@@ -120,8 +120,10 @@ pub struct Location {
 pub struct Item {
     /// Redacted Markdown text as written (checkbox and tag removed).
     pub text: String,
-    /// Normalized form used for similarity (docs/FORMAT.md §5).
+    /// The matching key (`normalize::key`, docs/FORMAT.md §5).
     pub norm: String,
+    /// Hash of the text's private spans, for the private-span guard.
+    pub private: Option<u64>,
     pub project: Option<String>,
     pub kind: SourceKind,
     pub loc: Location,
@@ -136,7 +138,12 @@ pub struct Item {
 /// A done item that can resolve open items (docs/FORMAT.md §5 step 2).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Signal {
+    /// Redacted text as written, for the trail.
+    pub text: String,
+    /// The matching key.
     pub norm: String,
+    /// Hash of the text's private spans, for the private-span guard.
+    pub private: Option<u64>,
     pub project: Option<String>,
     pub date: Option<Date>,
     pub loc: Location,

@@ -17,6 +17,7 @@ pub mod discover;
 pub mod error;
 pub mod find;
 pub mod followups;
+pub mod guards;
 pub mod history;
 pub mod item;
 pub mod item_id;

@@ -7,7 +7,7 @@ use crate::item::{
     ActiveTask, Goal, Item, ItemStatus, Location, Signal, SkipRecord, SourceKind, UntaggedReason,
     Warning,
 };
-use crate::normalize::normalize;
+use crate::normalize::key;
 use crate::parse::{
     Check, HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project,
 };
@@ -311,14 +311,17 @@ fn apply_rules(
         }
         if resolves {
             scan.signals.push(Signal {
-                norm: normalize(&text),
+                text: text.to_string(),
+                norm: key(&text),
+                private: entry.private,
                 project: project.clone(),
                 date,
                 loc: loc.clone(),
             });
         } else if collects && !done {
             scan.items.push(Item {
-                norm: normalize(&text),
+                norm: key(&text),
+                private: entry.private,
                 text: text.to_string(),
                 project: project.clone(),
                 kind,

@@ -20,7 +20,7 @@ use crate::cas::Change as FileChange;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::merge::Merged;
-use crate::normalize::normalize;
+use crate::normalize::key;
 use crate::parse::{Check, HeadingMatcher, ParsedDoc, parse_document};
 use crate::route::{Dest, Plan, RouteEntry, Status, validate};
 use crate::vault_fs::VaultDir;
@@ -91,7 +91,7 @@ fn entry_at<'d>(
 ) -> Result<&'d crate::parse::Entry> {
     doc.entries
         .iter()
-        .find(|e| e.line == line && !e.check.is_done() && normalize(&e.text) == norm)
+        .find(|e| e.line == line && !e.check.is_done() && key(&e.text) == norm)
         .ok_or_else(|| {
             refuse(
                 path,
@@ -233,7 +233,7 @@ fn check_edit(
     let doc = parse_document(body_of(text), headings);
     let ok = doc.entries.iter().any(|e| {
         e.line == line
-            && normalize(&e.text) == norm
+            && key(&e.text) == norm
             && match action {
                 Action::Done => e.check == Check::Done,
                 Action::Cancel => e.check == Check::Cancelled,

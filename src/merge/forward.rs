@@ -6,16 +6,16 @@ use super::{Key, similar};
 use crate::item::{Item, ItemStatus, Location};
 
 /// Splits off the forwarded items that have a live twin. Returns the items
-/// kept open, the number resolved this way, and the places of forwarded
+/// kept open, the items resolved this way, and the places of forwarded
 /// items that stay open because nothing matches them.
-pub fn settle(items: Vec<Item>, threshold: f64) -> (Vec<Item>, usize, Vec<Location>) {
+pub fn settle(items: Vec<Item>, threshold: f64) -> (Vec<Item>, Vec<Item>, Vec<Location>) {
     if !items.iter().any(|i| i.status == ItemStatus::Forwarded) {
-        return (items, 0, Vec::new());
+        return (items, Vec::new(), Vec::new());
     }
     let live: Vec<(Key<'_>, &Option<String>)> = items
         .iter()
         .filter(|i| i.status != ItemStatus::Forwarded)
-        .map(|i| (Key::new(&i.norm), &i.project))
+        .map(|i| (Key::with_private(&i.norm, i.private), &i.project))
         .collect();
     let has_twin: Vec<bool> = items
         .iter()
@@ -23,7 +23,7 @@ pub fn settle(items: Vec<Item>, threshold: f64) -> (Vec<Item>, usize, Vec<Locati
             if i.status != ItemStatus::Forwarded {
                 return false;
             }
-            let q = Key::new(&i.norm);
+            let q = Key::with_private(&i.norm, i.private);
             live.iter().any(|(k, p)| {
                 let same_project = match (p, &i.project) {
                     (Some(a), Some(b)) => a == b,
@@ -34,11 +34,11 @@ pub fn settle(items: Vec<Item>, threshold: f64) -> (Vec<Item>, usize, Vec<Locati
         })
         .collect();
     let mut kept = Vec::with_capacity(items.len());
-    let mut resolved = 0;
+    let mut resolved = Vec::new();
     let mut unmatched = Vec::new();
     for (item, twin) in items.into_iter().zip(has_twin) {
         if twin {
-            resolved += 1;
+            resolved.push(item);
         } else {
             if item.status == ItemStatus::Forwarded {
                 unmatched.push(item.loc.clone());

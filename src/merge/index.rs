@@ -1,6 +1,7 @@
 //! A similarity index: finds texts within `threshold` of a query without
-//! comparing against everything. Entries are grouped by project and bucketed
-//! by character count; only buckets inside the length window the threshold
+//! comparing against everything. Entries are grouped by project and by the
+//! set of distinguishing tokens of their key (keys with different sets never
+//! match, see `guards`), and bucketed by character count; only buckets inside the length window the threshold
 //! allows are visited. A bucket keeps its entries' bigram masks in one
 //! contiguous array, so the first (and most selective) bound runs over
 //! plain memory before any text is touched.
@@ -93,12 +94,12 @@ unsafe fn scan_popcnt(
 
 type Buckets = BTreeMap<usize, Bucket>;
 
-/// Entries grouped by project and bucketed by length.
+/// Entries grouped by project and token class, bucketed by length.
 #[derive(Default, Debug)]
 pub struct SimIndex {
-    groups: HashMap<Option<String>, Buckets>,
-    /// Every entry regardless of project, for untagged queries.
-    all: Buckets,
+    groups: HashMap<(Option<String>, u64), Buckets>,
+    /// Every entry regardless of project, by token class, for untagged queries.
+    all: HashMap<u64, Buckets>,
 }
 
 fn bucket(buckets: &mut Buckets, len: usize) -> &mut Bucket {
@@ -110,43 +111,55 @@ fn bucket(buckets: &mut Buckets, len: usize) -> &mut Bucket {
 
 impl SimIndex {
     pub fn insert(&mut self, project: Option<&str>, key: &Key<'_>, id: u32) {
-        let group = self.groups.entry(project.map(str::to_string)).or_default();
+        let group = self
+            .groups
+            .entry((project.map(str::to_string), key.class))
+            .or_default();
         bucket(group, key.len).insert(id, key.bigrams);
-        bucket(&mut self.all, key.len).insert(id, key.bigrams);
+        bucket(self.all.entry(key.class).or_default(), key.len).insert(id, key.bigrams);
     }
 
     /// Moves nothing out of the all-projects group: `remove` followed by
     /// `insert` changes an entry's project group only.
-    pub fn remove(&mut self, project: Option<&str>, len: usize, id: u32) {
-        if let Some(group) = self.groups.get_mut(&project.map(str::to_string))
-            && let Some(b) = group.get_mut(&len)
+    pub fn remove(&mut self, project: Option<&str>, key: &Key<'_>, id: u32) {
+        if let Some(group) = self
+            .groups
+            .get_mut(&(project.map(str::to_string), key.class))
+            && let Some(b) = group.get_mut(&key.len)
         {
             b.remove(id);
         }
     }
 
-    /// Calls `visit` with every candidate bucket for a query of `len`
-    /// characters in `project`: the project's own group and the untagged
-    /// group, or every entry for an untagged query. `visit` returns false to stop.
+    /// Calls `visit` with every candidate bucket for the query `q` in
+    /// `project`: of its token class, the project's own group and the
+    /// untagged group, or every entry for an untagged query. `visit` returns
+    /// false to stop.
     pub fn candidates(
         &self,
         project: Option<&str>,
-        len: usize,
+        q: &Key<'_>,
         threshold: f64,
         mut visit: impl FnMut(&Bucket) -> bool,
     ) {
+        let len = q.len;
         let lo = (threshold * len as f64 - 1e-9).ceil().max(0.0) as usize;
         let hi = (len as f64 / threshold + 1e-9).floor() as usize;
         let mut scan = |group: &Buckets| group.range(lo..=hi).all(|(_, b)| visit(b));
         match project {
             Some(p) => {
-                let own = self.groups.get(&Some(p.to_string())).is_none_or(&mut scan);
-                if own && let Some(g) = self.groups.get(&None) {
+                let own = self
+                    .groups
+                    .get(&(Some(p.to_string()), q.class))
+                    .is_none_or(&mut scan);
+                if own && let Some(g) = self.groups.get(&(None, q.class)) {
                     scan(g);
                 }
             }
             None => {
-                scan(&self.all);
+                if let Some(g) = self.all.get(&q.class) {
+                    scan(g);
+                }
             }
         }
     }
@@ -159,7 +172,7 @@ mod tests {
     fn ids(idx: &SimIndex, project: Option<&str>, text: &str) -> Vec<u32> {
         let q = Key::new(text);
         let mut seen = Vec::new();
-        idx.candidates(project, q.len, 0.85, |b| {
+        idx.candidates(project, &q, 0.85, |b| {
             b.scan(&q, 0.85, u32::MAX, |id| {
                 seen.push(id);
                 true
@@ -180,7 +193,7 @@ mod tests {
         idx.insert(Some("a"), &thirty, 3);
         assert_eq!(ids(&idx, Some("a"), "abcdefghij"), vec![0, 2]);
         assert_eq!(ids(&idx, None, "abcdefghij"), vec![0, 1, 2]);
-        idx.remove(Some("a"), 10, 0);
+        idx.remove(Some("a"), &ten, 0);
         assert_eq!(ids(&idx, Some("a"), "abcdefghij"), vec![2]);
         assert_eq!(ids(&idx, None, "zzzzzzzzzz"), Vec::<u32>::new());
     }

@@ -8,8 +8,8 @@ mod similar;
 
 pub use index::{Bucket, SimIndex};
 pub use rank::{compare, due, overdue, tier};
-pub use resolve::resolve;
-pub use similar::{Key, similar};
+pub use resolve::{Resolution, resolve, resolve_traced};
+pub use similar::{Key, close, matches_by_definition, similar};
 
 use crate::item::{Item, Signal};
 use jiff::civil::Date;
@@ -38,15 +38,22 @@ pub struct Merged {
     pub duplicates_merged: usize,
     /// Forwarded (`[>]`) items kept open because no open item matches them.
     pub forwarded_open: Vec<crate::item::Location>,
+    /// Every resolved item with the signal that closed it, by path and line.
+    pub resolutions: Vec<Resolution>,
 }
 
 /// Runs the merge over collected items and resolution signals.
 pub fn merge(items: Vec<Item>, signals: &[Signal], as_of: Option<Date>, threshold: f64) -> Merged {
     let collected = items.len();
-    let open = resolve(items, signals, threshold);
-    let (open, _, forwarded_open) = forward::settle(open, threshold);
+    let (open, mut resolutions) = resolve_traced(items, signals, threshold);
+    let (mut open, twinned, forwarded_open) = forward::settle(open, threshold);
+    resolutions.extend(twinned.into_iter().map(|item| Resolution {
+        item,
+        signal: None,
+        similarity: 1.0,
+    }));
     let resolved = collected - open.len();
-    let mut open = open;
+    resolutions.sort_by(|a, b| a.item.loc.cmp(&b.item.loc));
     open.par_sort_by(|a, b| compare(a, b, as_of));
     let clusters = cluster(&open, threshold);
     let duplicates_merged = open.len() - clusters.len();
@@ -57,12 +64,16 @@ pub fn merge(items: Vec<Item>, signals: &[Signal], as_of: Option<Date>, threshol
         resolved,
         duplicates_merged,
         forwarded_open,
+        resolutions,
     }
 }
 
 /// Step 3: greedy clustering of items already in rank order.
 pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
-    let keys: Vec<Key<'_>> = items.iter().map(|i| Key::new(&i.norm)).collect();
+    let keys: Vec<Key<'_>> = items
+        .iter()
+        .map(|i| Key::with_private(&i.norm, i.private))
+        .collect();
     let mut clusters: Vec<Cluster> = Vec::new();
     let mut rep_of: Vec<usize> = Vec::new();
     let mut index = SimIndex::default();
@@ -73,13 +84,14 @@ pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
         let q = &keys[i];
         let mut best: Option<u32> = exact.get(q.norm).and_then(|ids: &Vec<u32>| {
             ids.iter().copied().find(|&cid| {
-                match (&clusters[cid as usize].project, &item.project) {
+                let projects = match (&clusters[cid as usize].project, &item.project) {
                     (Some(a), Some(b)) => a == b,
                     _ => true,
-                }
+                };
+                projects && similar(q, &keys[rep_of[cid as usize]], threshold)
             })
         });
-        index.candidates(item.project.as_deref(), q.len, threshold, |bucket| {
+        index.candidates(item.project.as_deref(), q, threshold, |bucket| {
             bucket.scan(q, threshold, best.unwrap_or(u32::MAX), |cid| {
                 if similar(q, &keys[rep_of[cid as usize]], threshold) {
                     best = Some(cid);
@@ -99,7 +111,7 @@ pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
                 }
                 if c.project.is_none() && item.project.is_some() {
                     let rep = &keys[rep_of[cid as usize]];
-                    index.remove(None, rep.len, cid);
+                    index.remove(None, rep, cid);
                     c.project = item.project.clone();
                     index.insert(c.project.as_deref(), rep, cid);
                 }

@@ -69,6 +69,7 @@ mod tests {
         Item {
             text: "t".into(),
             norm: "t".into(),
+            private: None,
             project: None,
             kind,
             loc: Location {

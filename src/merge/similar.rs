@@ -1,7 +1,10 @@
-//! The similarity test with cheap lower bounds first: the length window the
-//! threshold implies, a bigram-set bound and a bag-distance bound (each a
-//! lower bound on the Levenshtein distance) reject most pairs before
-//! `strsim::normalized_levenshtein` runs.
+//! The match test of two keys: normalized Levenshtein similarity of their
+//! compared parts (the first `COMPARED_CHARS` characters) at least the
+//! threshold, and no guard keeping them apart. Cheap lower bounds come
+//! first: the length window the threshold implies, a bigram-set bound and a
+//! bag-distance bound (each a lower bound on the Levenshtein distance)
+//! reject most pairs before the distance runs; the guards run last, on the
+//! few pairs that pass.
 
 const SIG_BUCKETS: usize = 32;
 
@@ -65,29 +68,68 @@ impl Bigrams {
     }
 }
 
-/// A prepared query or entry text.
+/// A prepared query or entry: a matching key with its bounds.
 #[derive(Clone, Debug)]
 pub struct Key<'a> {
+    /// The whole matching key (see `normalize::key`).
     pub norm: &'a str,
+    /// The part the edit distance compares.
+    pub cmp: &'a str,
     pub sig: Signature,
     pub bigrams: Bigrams,
+    /// Characters of `cmp`.
     pub len: usize,
+    /// The private mark of the text (see `guards::private_mark`).
+    pub private: Option<u64>,
+    /// Hash of the key's distinguishing tokens: keys of different classes
+    /// never match (see `guards::token_class`).
+    pub class: u64,
 }
 
 impl<'a> Key<'a> {
     pub fn new(norm: &'a str) -> Self {
-        let (sig, len) = Signature::of(norm);
+        let cmp = crate::normalize::compared(norm);
+        let (sig, len) = Signature::of(cmp);
         Key {
             norm,
+            cmp,
             sig,
-            bigrams: Bigrams::of(norm),
+            bigrams: Bigrams::of(cmp),
             len,
+            private: None,
+            class: crate::guards::token_class(norm),
+        }
+    }
+
+    /// The key of a text whose private spans hash to `private`.
+    pub fn with_private(norm: &'a str, private: Option<u64>) -> Self {
+        Key {
+            private,
+            ..Key::new(norm)
         }
     }
 }
 
-/// Whether `a` and `b` are similar enough, using the cheap bounds first.
+/// Whether two keys match by definition: similarity of the compared parts
+/// at least `threshold` and no guard (the slow reference `similar` agrees with).
+pub fn matches_by_definition(
+    a: &str,
+    pa: Option<u64>,
+    b: &str,
+    pb: Option<u64>,
+    threshold: f64,
+) -> bool {
+    crate::normalize::similarity(a, b) >= threshold && crate::guards::check(a, b, pa, pb).is_none()
+}
+
+/// Whether `a` and `b` match: similar enough (cheap bounds first) and not
+/// kept apart by a guard.
 pub fn similar(a: &Key<'_>, b: &Key<'_>, threshold: f64) -> bool {
+    close(a, b, threshold) && crate::guards::check(a.norm, b.norm, a.private, b.private).is_none()
+}
+
+/// Whether the compared parts of `a` and `b` reach `threshold`, guards aside.
+pub fn close(a: &Key<'_>, b: &Key<'_>, threshold: f64) -> bool {
     let max = a.len.max(b.len);
     if max == 0 {
         return true;
@@ -102,18 +144,15 @@ pub fn similar(a: &Key<'_>, b: &Key<'_>, threshold: f64) -> bool {
     if f64::from(a.sig.bag_distance(&b.sig)) > allowed {
         return false;
     }
-    if a.norm == b.norm {
+    if a.cmp == b.cmp {
         return true;
     }
     // A bit-parallel Levenshtein bounded by the allowed distance; within the
     // bound it is exact, and the score is formed exactly as
     // `strsim::normalized_levenshtein` forms it (checked in the tests).
     let args = rapidfuzz::distance::levenshtein::Args::default().score_cutoff(allowed as usize);
-    match rapidfuzz::distance::levenshtein::distance_with_args(
-        a.norm.chars(),
-        b.norm.chars(),
-        &args,
-    ) {
+    match rapidfuzz::distance::levenshtein::distance_with_args(a.cmp.chars(), b.cmp.chars(), &args)
+    {
         Some(d) => 1.0 - (d as f64) / (max as f64) >= threshold,
         None => false,
     }
@@ -158,7 +197,9 @@ mod tests {
         #[test]
         fn similar_is_exactly_the_strsim_rule(a in "[a-e ]{0,30}", b in "[a-e ]{0,30}", t in 0.5f64..1.0) {
             let expect = crate::normalize::similarity(&a, &b) >= t;
-            proptest::prop_assert_eq!(similar(&Key::new(&a), &Key::new(&b), t), expect);
+            proptest::prop_assert_eq!(close(&Key::new(&a), &Key::new(&b), t), expect);
+            let by_def = matches_by_definition(&a, None, &b, None, t);
+            proptest::prop_assert_eq!(similar(&Key::new(&a), &Key::new(&b), t), by_def);
         }
     }
 
@@ -176,7 +217,7 @@ mod tests {
             for b in texts {
                 let expect = strsim::normalized_levenshtein(a, b) >= t;
                 assert_eq!(
-                    similar(&Key::new(a), &Key::new(b), t),
+                    close(&Key::new(a), &Key::new(b), t),
                     expect,
                     "{a:?} vs {b:?}"
                 );

@@ -20,6 +20,8 @@ pub struct Entry {
     pub text: String,
     /// Task metadata parsed off the text (`None` when there was none).
     pub meta: Option<Box<crate::task_meta::TaskMeta>>,
+    /// Hash of the private spans before redaction (`guards::private_mark`).
+    pub private: Option<u64>,
     /// Role of the innermost enclosing heading that has one.
     pub role: Option<Role>,
     /// Index into `ParsedDoc::sessions` of the enclosing level-2 session heading.
@@ -107,9 +109,34 @@ fn is_inline(tag: &Tag<'_>) -> bool {
 pub fn parse_document(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
     // Private spans go first, over the whole file: a span hides every item,
     // line and block up to its close tag (line numbers are kept).
+    let spans = crate::privacy::spans(src);
     let src = crate::privacy::redact(src);
     let filtered = super::prose::blank_prose(&src);
-    parse_exact(&filtered, headings)
+    let mut doc = parse_exact(&filtered, headings);
+    mark_private(&mut doc, &spans);
+    doc
+}
+
+/// Gives each entry holding a `[private]` placeholder the private mark of
+/// the spans that open on its lines (from its first line up to the next
+/// entry's), for the private-span guard.
+fn mark_private(doc: &mut ParsedDoc, spans: &[(u32, &str)]) {
+    if spans.is_empty() {
+        return;
+    }
+    let starts: Vec<u32> = doc.entries.iter().map(|e| e.line).collect();
+    for (n, e) in doc.entries.iter_mut().enumerate() {
+        if !e.text.contains(crate::privacy::REDACTED) {
+            continue;
+        }
+        let end = starts.get(n + 1).copied().unwrap_or(u32::MAX);
+        e.private = crate::guards::mark_of(
+            spans
+                .iter()
+                .filter(|(line, _)| (e.line..end).contains(line))
+                .map(|(_, s)| *s),
+        );
+    }
 }
 
 /// `parse_document` without the prose pre-pass (the reference it must match).
@@ -259,6 +286,8 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
         let (clean, meta) = crate::task_meta::parse_task_meta(rest.trim());
         let check = check.with_text_status(meta.status);
         let text = crate::privacy::redact(&clean).trim().to_string();
+        // Set by `mark_private` (the text is redacted already).
+        let private = None;
         if text.is_empty() {
             continue;
         }
@@ -269,6 +298,7 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
             tag_raw,
             text,
             meta: (!meta.is_empty()).then(|| Box::new(meta)),
+            private,
             role,
             session,
         });

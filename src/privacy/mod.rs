@@ -142,6 +142,52 @@ fn may_hold_tag(b: &[u8]) -> bool {
             .any(|w| w[0] == b'<' && w[1] == b'/' && w[2..].eq_ignore_ascii_case(NAME))
 }
 
+/// The contents of every outermost span of `text`, with the 1-based line
+/// it opens on (an unclosed span runs to the end). For comparing private
+/// contents without showing them (`guards::private_mark`).
+pub fn spans(text: &str) -> Vec<(u32, &str)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    if !may_hold_tag(b) {
+        return out;
+    }
+    let (mut depth, mut start, mut line, mut start_line) = (0usize, 0usize, 1u32, 1u32);
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'<'
+            && let Some(tag) = tag_at(&b[i..])
+        {
+            match tag {
+                Tag::Open(len) => {
+                    if depth == 0 {
+                        start = i + len;
+                        start_line = line;
+                    }
+                    depth += 1;
+                    i += len;
+                }
+                Tag::Close(len) if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push((start_line, &text[start..i]));
+                    }
+                    i += len;
+                }
+                Tag::Close(len) | Tag::Empty(len) => i += len,
+            }
+            continue;
+        }
+        if b[i] == b'\n' {
+            line += 1;
+        }
+        i += 1;
+    }
+    if depth > 0 {
+        out.push((start_line, &text[start..]));
+    }
+    out
+}
+
 /// Redacts a whole text (a file, a message, an item): every span replaced
 /// by `[private]`, line breaks inside spans kept.
 pub fn redact(text: &str) -> Cow<'_, str> {

@@ -47,8 +47,8 @@ fn already_present(
         Dest::Active => None,
         Dest::Journal | Dest::Project => Some(Role::Next),
     };
-    let norm = normalize(&crate::task_meta::parse_task_meta(&crate::privacy::redact(&e.text)).0);
-    let q = Key::new(&norm);
+    let norm = crate::normalize::key(&e.text);
+    let q = Key::with_private(&norm, crate::guards::private_mark(&e.text));
     doc.entries.iter().find_map(|entry| {
         let in_place = match role {
             Some(r) => entry.role == Some(r),
@@ -74,8 +74,9 @@ fn already_present(
             (Some(a), Some(b)) => a == b,
             _ => true,
         };
-        let en = normalize(&entry.text);
-        (compatible && similar(&q, &Key::new(&en), threshold)).then_some(entry.line)
+        let en = crate::normalize::key(&entry.text);
+        (compatible && similar(&q, &Key::with_private(&en, entry.private), threshold))
+            .then_some(entry.line)
     })
 }
 

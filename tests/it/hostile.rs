@@ -234,9 +234,16 @@ fn eight_mb_single_line_item() {
 
 #[test]
 fn sixty_thousand_near_identical_items() {
+    // Three-letter names: every pair is within the threshold of some other.
+    let name = |i: usize| -> String {
+        [i % 26, (i / 26) % 26, (i / 676) % 26]
+            .iter()
+            .map(|&c| (b'a' + c as u8) as char)
+            .collect()
+    };
     let mut s = String::from(HEAD);
     for i in 0..60_000 {
-        s.push_str(&format!("- [ ] fix the thing number {i}\n"));
+        s.push_str(&format!("- [ ] fix the thing called {}\n", name(i)));
     }
     let v = Vault::new().project("p").file(DAY, s);
     let r = audit_and_regen(&v);
@@ -251,6 +258,22 @@ fn sixty_thousand_near_identical_items() {
         "60,000 near-identical items: {} open, {} merged",
         a["open"], a["duplicates_merged"]
     );
+}
+
+#[test]
+fn twenty_thousand_items_differing_only_in_a_number() {
+    // A number is a distinguishing token: none of these merge, and the index
+    // keeps them apart without comparing every pair (200 million pairs).
+    let mut s = String::from(HEAD);
+    for i in 0..20_000 {
+        s.push_str(&format!("- [ ] fix the thing number {i}\n"));
+    }
+    let v = Vault::new().project("p").file(DAY, s);
+    let r = audit_and_regen(&v);
+    let a = &r["audit"];
+    assert_eq!(n(&a["collected"]), 20_000);
+    assert_eq!(n(&a["duplicates_merged"]), 0, "{a}");
+    assert_eq!(n(&a["open"]), 20_000);
 }
 
 #[test]

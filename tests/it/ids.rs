@@ -3,6 +3,7 @@
 
 use crate::common::*;
 use active_status::item_id::{Found, MIN_LEN, full};
+use active_status::normalize::key;
 
 fn vault() -> Vault {
     Vault::new()
@@ -42,8 +43,14 @@ fn id_is_a_hash_of_project_and_key_shown_everywhere() {
     assert_eq!(list.len(), 2);
     // The merged cluster's representative is the journal line.
     assert_eq!(list[0].1, "add lock timeout!");
-    assert_eq!(list[0].0, full(Some("p"), "add lock timeout")[..MIN_LEN]);
-    assert_eq!(list[1].0, full(Some("p"), "write the changelog")[..MIN_LEN]);
+    assert_eq!(
+        list[0].0,
+        full(Some("p"), &key("add lock timeout!"))[..MIN_LEN]
+    );
+    assert_eq!(
+        list[1].0,
+        full(Some("p"), &key("Write the changelog"))[..MIN_LEN]
+    );
     let report = v.report();
     assert_eq!(report["priorities"][0]["id"], list[0].0.as_str());
     let text = v.cmd().arg("list").output().unwrap();

@@ -14,6 +14,7 @@ mod hostile;
 mod ids;
 mod init;
 mod lock;
+mod matching;
 mod props;
 mod reliability;
 mod route;

@@ -7,7 +7,7 @@ use crate::common::Vault;
 
 use active_status::item::{Item, Location, Signal, SourceKind, UntaggedReason};
 use active_status::merge::{Cluster, Merged, compare, merge, resolve};
-use active_status::normalize::normalize;
+use active_status::normalize::{key, normalize};
 use jiff::civil::{Date, date};
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
@@ -36,7 +36,17 @@ const PHRASES: &[&str] = &[
     "ping [[People/Ann|Ann]]",
     "다음 세션 테스트",
     "다음 세션 테스트 추가",
+    "다음 세션 테스트 삭제",
     "x",
+    "call <private>Bob</private> about it",
+    "call <private>Ann</private> about it",
+    "call about it",
+    "fix bug a",
+    "fix bug b",
+    "enable the cache",
+    "disable the cache",
+    "Next session we should add lock timeout",
+    "added lock timeout",
 ];
 const WORDS: &[&str] = &["lock", "timeout", "docs", "race", "fix", "add", "the"];
 const PROJECTS: &[&str] = &["alpha", "beta", "gamma"];
@@ -78,7 +88,8 @@ fn item() -> impl Strategy<Value = Item> {
         1u32..40,
     )
         .prop_map(|(text, project, kind, date, path, line)| Item {
-            norm: normalize(&text),
+            norm: key(&text),
+            private: active_status::guards::private_mark(&text),
             untagged: project.is_none().then_some(UntaggedReason::NoSession),
             meta: None,
             status: Default::default(),
@@ -106,7 +117,9 @@ fn items() -> impl Strategy<Value = Vec<Item>> {
 fn signal() -> impl Strategy<Value = Signal> {
     (text(), project(), opt_day(), select(PATHS), 1u32..40).prop_map(
         |(t, project, date, path, line)| Signal {
-            norm: normalize(&t),
+            norm: key(&t),
+            private: active_status::guards::private_mark(&t),
+            text: t,
             project,
             date,
             loc: Location {
@@ -128,8 +141,14 @@ fn compatible(a: &Option<String>, b: &Option<String>) -> bool {
     }
 }
 
-fn sim(a: &str, b: &str) -> f64 {
-    strsim::normalized_levenshtein(a, b)
+/// The match rule of docs/FORMAT.md §5 (similarity of keys and the guards),
+/// computed without the index or the bounds.
+fn matches(a_norm: &str, a_priv: Option<u64>, b_norm: &str, b_priv: Option<u64>, t: f64) -> bool {
+    strsim::normalized_levenshtein(
+        active_status::normalize::compared(a_norm),
+        active_status::normalize::compared(b_norm),
+    ) >= t
+        && active_status::guards::check(a_norm, b_norm, a_priv, b_priv).is_none()
 }
 
 /// docs/FORMAT.md §5 step 2, by brute force.
@@ -139,7 +158,9 @@ fn oracle_resolved(item: &Item, signals: &[Signal], t: f64) -> bool {
             (Some(sd), Some(id)) => id <= sd,
             _ => true,
         };
-        in_time && compatible(&s.project, &item.project) && sim(&s.norm, &item.norm) >= t
+        in_time
+            && compatible(&s.project, &item.project)
+            && matches(&s.norm, s.private, &item.norm, item.private, t)
     })
 }
 
@@ -148,7 +169,9 @@ fn oracle_clusters(items: &[Item], t: f64) -> Vec<Cluster> {
     let mut clusters: Vec<Cluster> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let found = clusters.iter().position(|c| {
-            compatible(&c.project, &item.project) && sim(&items[c.members[0]].norm, &item.norm) >= t
+            let rep = &items[c.members[0]];
+            compatible(&c.project, &item.project)
+                && matches(&rep.norm, rep.private, &item.norm, item.private, t)
         });
         match found {
             Some(ci) => {
@@ -231,6 +254,21 @@ proptest! {
         }
         prop_assert!(m.items.windows(2).all(|w| compare(&w[0], &w[1], as_of).is_lt()));
         prop_assert_eq!(resolve(input.clone(), &signals, t).len(), m.items.len());
+
+        // The trail: every resolved item once, with a signal that matches it
+        // by definition and is not older than it.
+        prop_assert_eq!(m.resolutions.len(), m.resolved);
+        for r in &m.resolutions {
+            let Some(n) = r.signal else {
+                prop_assert!(false, "no forwarded items here, so every resolution names a signal");
+                continue;
+            };
+            let s = &signals[n];
+            prop_assert!(input.contains(&r.item));
+            prop_assert!(compatible(&s.project, &r.item.project));
+            prop_assert!(matches(&s.norm, s.private, &r.item.norm, r.item.private, t));
+            prop_assert!(!matches!((s.date, r.item.date), (Some(sd), Some(id)) if id > sd));
+        }
 
         // Clustering agrees with a brute-force greedy pass.
         prop_assert_eq!(&m.clusters, &oracle_clusters(&m.items, t));

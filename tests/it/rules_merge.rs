@@ -212,7 +212,7 @@ fn fuzzy_duplicates_across_sources_merge_into_one_cluster() {
     assert_eq!(
         r["priorities"][1],
         json!({
-            "id": active_status::item_id::full(Some("p"), "add lock timeout")[..6],
+            "id": active_status::item_id::full(Some("p"), &active_status::normalize::key("Add lock timeout."))[..6],
             "text": "Add lock timeout.", "project": "p", "tier": "today",
             "source": {"kind": "journal_next", "path": J6, "line": 4},
             "first_seen": "2026-05-04", "last_seen": "2026-05-06", "age_days": 2,

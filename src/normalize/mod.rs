@@ -1,6 +1,109 @@
-//! Normalized form and similarity of item texts (docs/FORMAT.md §5).
+//! The normalized form and the matching key of item texts, and their
+//! similarity (docs/FORMAT.md §5).
+//!
+//! [`key`] is the one function every comparison goes through: dedup,
+//! Done-list resolution, `route`'s `already_present`, `extract`'s
+//! `persisted` and the hooks. The displayed text is never changed by it.
 
+mod fold;
+
+pub use fold::stem;
 use unicode_normalization::UnicodeNormalization;
+
+/// Characters of a key that take part in the edit distance: longer keys are
+/// compared on their first `COMPARED_CHARS` characters (the guards still see
+/// the whole key), which bounds one comparison to a fixed cost.
+pub const COMPARED_CHARS: usize = 256;
+
+/// The matching key of a text: private spans removed entirely (raw
+/// `<private>…</private>` and the `[private]` placeholder of redacted text),
+/// task metadata removed (`task_meta`: Tasks emoji, Dataview fields, …),
+/// then the normalized form ([`normalize`]), then words folded: follow-up
+/// boilerplate at the start ("next session we should", "TODO:", "remember
+/// to", "다음 세션에서", …) removed, articles dropped, Korean request
+/// endings ("…하자", "…하기", "…할 것") and English inflections ("added",
+/// "fixing", "wrote") folded, edge punctuation of words trimmed.
+///
+/// Keys are cut at [`KEY_CHARS`] characters (texts beyond 64 KB are read
+/// only up to there). `key(key(x)) == key(x)`.
+pub fn key(text: &str) -> String {
+    let mut out = key_fixed_point(head_bytes(text, KEY_INPUT_BYTES));
+    if out.chars().count() > KEY_CHARS {
+        // Cut before the word the limit falls in (a piece of a word would
+        // be a word of its own, perhaps a single letter).
+        let head = compared_prefix(&out, KEY_CHARS);
+        let mid_word = !out[head.len()..].starts_with(' ');
+        let cut = match head.rfind(' ') {
+            Some(at) if mid_word => &head[..at],
+            _ => head,
+        };
+        out = key_fixed_point(cut);
+    }
+    out
+}
+
+/// Characters a key keeps at most (longer texts are keyed on their start).
+pub const KEY_CHARS: usize = 4096;
+
+/// Bytes of a text the key reads at most (enough for `KEY_CHARS`).
+const KEY_INPUT_BYTES: usize = 64 * 1024;
+
+/// The longest start of `text` of at most `max` bytes that ends on a character.
+fn head_bytes(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut n = max;
+    while !text.is_char_boundary(n) {
+        n -= 1;
+    }
+    &text[..n]
+}
+
+fn key_fixed_point(text: &str) -> String {
+    let mut out = key_pass(text);
+    // One pass is almost always a fixed point; dropping a word can expose
+    // more boilerplate or metadata, so repeat until nothing changes.
+    for _ in 0..8 {
+        let again = key_pass(&out);
+        if again == out {
+            break;
+        }
+        out = again;
+    }
+    out
+}
+
+fn key_pass(text: &str) -> String {
+    let redacted = crate::privacy::redact(text);
+    let (plain, _) = crate::task_meta::parse_task_meta(&redacted);
+    fold::fold(&unplaced(&normalize(&plain)))
+}
+
+/// `text` without `[private]` placeholders (removed until none is left).
+fn unplaced(text: &str) -> std::borrow::Cow<'_, str> {
+    const PLACEHOLDER: &str = crate::privacy::REDACTED;
+    if !text.contains(PLACEHOLDER) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = text.to_string();
+    while out.contains(PLACEHOLDER) {
+        out = out.replace(PLACEHOLDER, " ");
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// The part of a key that the edit distance compares (see [`COMPARED_CHARS`]).
+pub fn compared(key: &str) -> &str {
+    compared_prefix(key, COMPARED_CHARS)
+}
+
+fn compared_prefix(key: &str, chars: usize) -> &str {
+    match key.char_indices().nth(chars) {
+        Some((at, _)) => &key[..at],
+        None => key,
+    }
+}
 
 /// The normalized form: NFC, lower-cased, emphasis/code markers removed,
 /// links reduced to their labels, whitespace collapsed, trailing `.!;:` removed.
@@ -232,9 +335,9 @@ fn strip_links(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// `strsim::normalized_levenshtein` of two normalized forms.
+/// `strsim::normalized_levenshtein` of the compared parts of two keys.
 pub fn similarity(a: &str, b: &str) -> f64 {
-    strsim::normalized_levenshtein(a, b)
+    strsim::normalized_levenshtein(compared(a), compared(b))
 }
 
 /// Whether a pair of texts whose character counts are `a` and `b` can reach

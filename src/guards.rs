@@ -1,0 +1,444 @@
+//! Guards: rules that keep two keys apart however similar they are. Every
+//! guard is symmetric (it rejects `a, b` exactly when it rejects `b, a`) and
+//! only ever rejects, so a pair the similarity bounds pass may still be kept
+//! apart here, but never the reverse.
+//!
+//! - **Distinguishing tokens**: the two keys must hold the same set of
+//!   numbers, dates, versions and identifiers (any word with a digit:
+//!   `2026-05-10`, `v0.1.0`, `fw-007`, `#123`, `ca3`) and single letters
+//!   ("bug a" / "bug b").
+//! - **Opposite verbs**: one key says add and the other remove (enable /
+//!   disable, open / close, 추가 / 삭제, …).
+//! - **Different actions**: both keys start with a known verb and the verbs
+//!   are neither equal nor synonyms ("work on x" / "revise x").
+//! - **Private spans**: when both texts have `<private>` spans their
+//!   contents must be equal (compared as a hash, never shown); when only one
+//!   has, the spans are ignored.
+
+use crate::normalize::{normalize, stem};
+use std::hash::{Hash, Hasher};
+use std::sync::LazyLock;
+
+/// Why two keys were kept apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Guard {
+    /// A number, date, version, identifier or single letter on one side only.
+    Token(String),
+    /// Opposite verbs, as written in the keys (first key's word first).
+    Opposite(String, String),
+    /// Different leading verbs that are not synonyms.
+    Action(String, String),
+    /// Both texts have private spans and their contents differ.
+    Private,
+}
+
+impl std::fmt::Display for Guard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Guard::Token(t) => write!(f, "distinguishing token `{t}` on one side only"),
+            Guard::Opposite(a, b) => write!(f, "opposite verbs `{a}` / `{b}`"),
+            Guard::Action(a, b) => write!(f, "different actions `{a}` / `{b}`"),
+            Guard::Private => write!(f, "different private contents"),
+        }
+    }
+}
+
+/// A hash of the contents of the `<private>` spans of a raw text (None
+/// without any), for the private-span guard. Never shown.
+pub fn private_mark(raw: &str) -> Option<u64> {
+    mark_of(crate::privacy::spans(raw).into_iter().map(|(_, s)| s))
+}
+
+/// The private mark of span contents given in order (None without any).
+pub fn mark_of<'a>(spans: impl IntoIterator<Item = &'a str>) -> Option<u64> {
+    let mut h = rustc_hash::FxHasher::default();
+    let mut any = false;
+    for s in spans {
+        normalize(s).hash(&mut h);
+        0xffu8.hash(&mut h);
+        any = true;
+    }
+    any.then(|| h.finish())
+}
+
+/// Checks every guard on two keys (and the private marks of their texts):
+/// `None` when none keeps them apart.
+pub fn check(a: &str, b: &str, pa: Option<u64>, pb: Option<u64>) -> Option<Guard> {
+    if let (Some(x), Some(y)) = (pa, pb)
+        && x != y
+    {
+        return Some(Guard::Private);
+    }
+    if a == b {
+        return None;
+    }
+    let (wa, wb): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
+    if let Some(t) = token_difference(&wa, &wb) {
+        return Some(Guard::Token(t));
+    }
+    if let Some((x, y)) = opposite(&wa, &wb) {
+        return Some(Guard::Opposite(x.to_string(), y.to_string()));
+    }
+    if let (Some(x), Some(y)) = (wa.first(), wb.first())
+        && x != y
+        && let (Some(gx), Some(gy)) = (verb_group(x), verb_group(y))
+        && gx != gy
+    {
+        return Some(Guard::Action(x.to_string(), y.to_string()));
+    }
+    None
+}
+
+/// The comparable form of a distinguishing word, or None for other words.
+fn distinguishing(w: &str) -> Option<&str> {
+    let mut chars = w.chars();
+    let single = matches!((chars.next(), chars.next()), (Some(c), None) if c.is_ascii_alphabetic() && c != 'i');
+    if single {
+        return Some(w);
+    }
+    if !w.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let w = w.strip_prefix('#').unwrap_or(w);
+    let w = match w.strip_prefix('v') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => rest,
+        _ => w,
+    };
+    Some(w)
+}
+
+/// A hash of the set of distinguishing words of a key: two keys whose
+/// classes differ always differ in a distinguishing token (the converse
+/// holds but for hash collisions), so an index may keep classes apart.
+pub fn token_class(key: &str) -> u64 {
+    let mut words: Vec<&str> = key.split(' ').filter_map(distinguishing).collect();
+    if words.is_empty() {
+        return 0;
+    }
+    words.sort_unstable();
+    words.dedup();
+    let mut h = rustc_hash::FxHasher::default();
+    words.hash(&mut h);
+    h.finish()
+}
+
+/// The smallest distinguishing word present on one side only.
+fn token_difference(a: &[&str], b: &[&str]) -> Option<String> {
+    let set = |ws: &[&str]| -> std::collections::BTreeSet<String> {
+        ws.iter()
+            .filter_map(|w| distinguishing(w))
+            .map(str::to_string)
+            .collect()
+    };
+    let (sa, sb) = (set(a), set(b));
+    sa.symmetric_difference(&sb).next().cloned()
+}
+
+/// Pairs of opposite verbs (base forms; Korean words match the start of a word).
+const OPPOSITES: &[(&str, &str)] = &[
+    ("add", "remove"),
+    ("add", "delete"),
+    ("add", "drop"),
+    ("enable", "disable"),
+    ("upgrade", "downgrade"),
+    ("open", "close"),
+    ("start", "stop"),
+    ("start", "end"),
+    ("show", "hide"),
+    ("lock", "unlock"),
+    ("include", "exclude"),
+    ("install", "uninstall"),
+    ("increase", "decrease"),
+    ("import", "export"),
+    ("upload", "download"),
+    ("connect", "disconnect"),
+    ("attach", "detach"),
+    ("encrypt", "decrypt"),
+    ("compress", "decompress"),
+    ("expand", "collapse"),
+    ("mount", "unmount"),
+    ("subscribe", "unsubscribe"),
+    ("follow", "unfollow"),
+    ("block", "unblock"),
+    ("allow", "deny"),
+    ("allow", "block"),
+    ("accept", "reject"),
+    ("approve", "reject"),
+    ("archive", "unarchive"),
+    ("pin", "unpin"),
+    ("freeze", "unfreeze"),
+    ("push", "pull"),
+    ("login", "logout"),
+    ("merge", "split"),
+    ("grant", "revoke"),
+    ("publish", "unpublish"),
+    ("register", "unregister"),
+    ("hire", "fire"),
+    ("buy", "sell"),
+    ("추가", "삭제"),
+    ("추가", "제거"),
+    ("활성화", "비활성화"),
+    ("시작", "중지"),
+    ("시작", "종료"),
+    ("열기", "닫기"),
+    ("설치", "제거"),
+    ("표시", "숨김"),
+    ("표시", "숨기"),
+    ("켜기", "끄기"),
+    ("증가", "감소"),
+    ("업로드", "다운로드"),
+    ("업그레이드", "다운그레이드"),
+    ("잠금", "해제"),
+    ("포함", "제외"),
+    ("허용", "차단"),
+    ("가져오기", "내보내기"),
+    ("확대", "축소"),
+    ("생성", "삭제"),
+];
+
+/// The opposite pairs in key form (English stemmed like keys).
+static OPPOSITE_KEYS: LazyLock<Vec<(String, String)>> =
+    LazyLock::new(|| OPPOSITES.iter().map(|(a, b)| (stem(a), stem(b))).collect());
+
+fn names(word: &str, verb: &str) -> bool {
+    if verb.is_ascii() {
+        word == verb
+    } else {
+        word.starts_with(verb)
+    }
+}
+
+/// A word of `a` missing from `b` and a word of `b` missing from `a` that
+/// are opposites.
+fn opposite<'a>(a: &[&'a str], b: &[&'a str]) -> Option<(&'a str, &'a str)> {
+    let only_a: Vec<&str> = a.iter().copied().filter(|w| !b.contains(w)).collect();
+    let only_b: Vec<&str> = b.iter().copied().filter(|w| !a.contains(w)).collect();
+    for x in &only_a {
+        for y in &only_b {
+            let hit = OPPOSITE_KEYS.iter().any(|(p, q)| {
+                (names(x, p) && names(y, q) && !names(y, p))
+                    || (names(x, q) && names(y, p) && !names(x, p))
+            });
+            if hit {
+                return Some((x, y));
+            }
+        }
+    }
+    None
+}
+
+/// Verbs that name the same action; a verb of no group is its own.
+const SYNONYMS: &[&[&str]] = &[
+    &[
+        "add",
+        "implement",
+        "create",
+        "introduce",
+        "build",
+        "make",
+        "support",
+        "write",
+        "draft",
+        "compose",
+        "prepare",
+        "provide",
+        "setup",
+        "develop",
+    ],
+    &[
+        "fix", "repair", "resolve", "patch", "correct", "solve", "address",
+    ],
+    &["update", "upgrade", "bump", "refresh", "renew", "modernize"],
+    &["remove", "delete", "drop", "eliminate", "purge", "strip"],
+    &[
+        "check",
+        "verify",
+        "confirm",
+        "validate",
+        "ensure",
+        "test",
+        "double-check",
+    ],
+    &[
+        "investigate",
+        "look",
+        "explore",
+        "research",
+        "examine",
+        "analyze",
+        "analyse",
+        "study",
+        "dig",
+        "figure",
+        "diagnose",
+        "debug",
+        "understand",
+    ],
+    &["review", "read", "proofread", "skim"],
+    &[
+        "revise", "edit", "rework", "polish", "improve", "refine", "rewrite", "tweak", "adjust",
+        "change", "modify",
+    ],
+    &["work", "continue", "resume", "progress"],
+    &["finish", "complete", "wrap", "finalize", "finalise"],
+    &["start", "begin", "kick", "launch"],
+    &["move", "migrate", "relocate", "transfer", "port"],
+    &["rename", "retitle"],
+    &["document", "describe", "explain"],
+    &[
+        "refactor",
+        "clean",
+        "tidy",
+        "simplify",
+        "restructure",
+        "reorganize",
+        "cleanup",
+    ],
+    &["send", "email", "mail", "forward", "submit"],
+    &[
+        "ask", "ping", "contact", "message", "reach", "nudge", "remind",
+    ],
+    &["call", "phone", "ring"],
+    &["meet", "sync", "discuss", "talk", "chat"],
+    &["reply", "respond", "answer"],
+    &["schedule", "plan", "book", "arrange", "organize"],
+    &["deploy", "release", "ship", "publish", "roll"],
+    &["merge", "land", "integrate"],
+    &["configure", "set", "tune"],
+    &["run", "execute", "rerun"],
+    &["benchmark", "measure", "profile"],
+    &["pay", "buy", "order", "purchase"],
+    &["cancel", "abort", "kill", "terminate"],
+    &["install"],
+    &["enable"],
+    &["disable"],
+    &["open"],
+    &["close"],
+    &["stop"],
+    &["show"],
+    &["hide"],
+    &["lock"],
+    &["unlock"],
+    &["rotate"],
+    &["backup"],
+    &["restore"],
+    &["upload"],
+    &["download"],
+    &["translate"],
+    &["record"],
+    &["watch"],
+    &["learn"],
+    &["share"],
+];
+
+/// Stemmed verb → its group number.
+static VERB_GROUPS: LazyLock<std::collections::HashMap<String, usize>> = LazyLock::new(|| {
+    let mut m = std::collections::HashMap::new();
+    for (g, words) in SYNONYMS.iter().enumerate() {
+        for w in *words {
+            m.entry(stem(w)).or_insert(g);
+        }
+    }
+    m
+});
+
+fn verb_group(word: &str) -> Option<usize> {
+    VERB_GROUPS.get(word).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::key;
+
+    fn guard(a: &str, b: &str) -> Option<Guard> {
+        check(&key(a), &key(b), private_mark(a), private_mark(b))
+    }
+
+    #[test]
+    fn distinguishing_tokens() {
+        assert_eq!(
+            guard("Fix bug A", "Fix bug B"),
+            Some(Guard::Token("a".into()))
+        );
+        assert!(matches!(
+            guard(
+                "[[2024-10-17 Interaction and Pleasure]]",
+                "[[2024-11-21 Interaction and Pleasure]]"
+            ),
+            Some(Guard::Token(_))
+        ));
+        assert!(guard("Release v0.1.0", "Release v0.2.0").is_some());
+        assert_eq!(guard("Release v0.1.0", "release 0.1.0"), None);
+        assert_eq!(guard("Close #123", "close 123"), None);
+        assert!(guard("Fix FW-007", "Fix FW-008").is_some());
+        assert!(guard("Ask about CA3", "Ask about CA1").is_some());
+        assert!(guard("Plan A for launch", "Plan B for launch").is_some());
+        assert_eq!(guard("Add a retry", "Add the retry"), None);
+    }
+
+    #[test]
+    fn opposite_verbs_and_actions() {
+        assert_eq!(
+            guard("Enable the cache", "Disable the cache"),
+            Some(Guard::Opposite("enabl".into(), "disabl".into()))
+        );
+        assert!(matches!(
+            guard("Add dark mode", "Remove dark mode"),
+            Some(Guard::Opposite(..))
+        ));
+        assert!(matches!(
+            guard("다크모드 추가하기", "다크모드 삭제하기"),
+            Some(Guard::Opposite(..))
+        ));
+        assert!(matches!(
+            guard(
+                "Work on [[Thesis chapter 3]]",
+                "Revise [[Thesis chapter 3]]"
+            ),
+            Some(Guard::Action(..))
+        ));
+        assert_eq!(guard("Update dependencies", "Upgrade dependencies"), None);
+        assert_eq!(guard("Fix login", "Repair login"), None);
+    }
+
+    #[test]
+    fn private_spans() {
+        let bob = "call <private>Bob</private> about the contract";
+        let alice = "call <private>Alice</private> about the contract";
+        assert_eq!(guard(bob, alice), Some(Guard::Private));
+        assert_eq!(guard(bob, "call about the contract"), None);
+        assert_eq!(
+            guard(bob, "Call <private>bob</private> about the contract"),
+            None
+        );
+        assert_eq!(private_mark("no spans"), None);
+        assert_eq!(
+            crate::privacy::spans("a <private>x\ny</private> b <private>z"),
+            vec![(1, "x\ny"), (2, "z")]
+        );
+    }
+
+    #[test]
+    fn guards_are_symmetric_on_examples() {
+        let texts = [
+            "Fix bug A",
+            "Fix bug B",
+            "Enable cache",
+            "Disable cache",
+            "Work on x",
+            "Revise x",
+            "Release 0.1",
+            "Release 0.2",
+            "다크모드 추가",
+            "다크모드 삭제",
+            "call <private>Bob</private>",
+            "call <private>Ann</private>",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(guard(a, b).is_some(), guard(b, a).is_some(), "{a} / {b}");
+            }
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! The matching key and the guards (docs/FORMAT.md §5): properties, the
+//! cases of the matching issue end to end, and bounded comparison of long
+//! texts.
+
+use crate::common::*;
+use active_status::guards::{check, private_mark};
+use active_status::item::{Item, Location, SourceKind};
+use active_status::merge::cluster;
+use active_status::normalize::{COMPARED_CHARS, key};
+use proptest::prelude::*;
+use proptest::sample::select;
+
+const WORDS: &[&str] = &[
+    "Next",
+    "session",
+    "we",
+    "should",
+    "add",
+    "added",
+    "a",
+    "the",
+    "retry",
+    "policy",
+    "TODO:",
+    "fix",
+    "fixed",
+    "bug",
+    "A",
+    "B",
+    "v0.1.0",
+    "#123",
+    "FW-007",
+    "enable",
+    "disable",
+    "다음",
+    "세션에서",
+    "지원하자",
+    "지원하기",
+    "로그인",
+    "할",
+    "것",
+    "<private>Bob</private>",
+    "[[x]]",
+    "**bold**",
+    "`code`",
+    "remember",
+    "to",
+    "2026-05-10",
+    "testing",
+    "tests",
+    "wrote",
+    "an",
+    "follow-up:",
+    "나중에",
+    "—",
+    "...",
+    "[private]",
+    "Work",
+    "on",
+    "Revise",
+];
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::collection::vec(select(WORDS), 0..10).prop_map(|w| w.join(" ")),
+        1 => any::<String>(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn key_is_idempotent(t in text()) {
+        let once = key(&t);
+        prop_assert_eq!(key(&once), once.clone(), "input {:?}", t);
+    }
+
+    #[test]
+    fn keys_do_not_depend_on_input_order(texts in prop::collection::vec(text(), 0..12), seed in any::<u64>()) {
+        let keys: Vec<String> = texts.iter().map(|t| key(t)).collect();
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        // A seeded shuffle (Fisher-Yates with a SplitMix step).
+        let mut s = seed;
+        for i in (1..order.len()).rev() {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            order.swap(i, (s >> 33) as usize % (i + 1));
+        }
+        for &i in &order {
+            prop_assert_eq!(&key(&texts[i]), &keys[i]);
+        }
+    }
+
+    #[test]
+    fn guards_are_symmetric(a in text(), b in text()) {
+        let (ka, kb) = (key(&a), key(&b));
+        let (pa, pb) = (private_mark(&a), private_mark(&b));
+        prop_assert_eq!(check(&ka, &kb, pa, pb).is_some(), check(&kb, &ka, pb, pa).is_some());
+    }
+
+    #[test]
+    fn clustering_does_not_depend_on_file_order(
+        texts in prop::collection::vec(text(), 1..30),
+        rot in 0usize..30,
+    ) {
+        // Items as if read from files in another order: the merge ranks them
+        // by (tier, path, line, …) first, so the clusters are the same.
+        let item = |n: usize, t: &String| Item {
+            norm: key(t),
+            private: private_mark(t),
+            text: t.clone(),
+            project: None,
+            kind: SourceKind::ProjectTodos,
+            loc: Location { path: format!("projects/p/f{n:02}.md").into(), line: 1 },
+            date: None,
+            untagged: None,
+            meta: None,
+            status: Default::default(),
+        };
+        let items: Vec<Item> = texts.iter().enumerate().map(|(n, t)| item(n, t)).collect();
+        let mut shuffled = items.clone();
+        let len = shuffled.len();
+        shuffled.rotate_left(rot % len);
+        let a = active_status::merge::merge(items, &[], None, 0.85);
+        let b = active_status::merge::merge(shuffled, &[], None, 0.85);
+        prop_assert_eq!(&a.items, &b.items);
+        prop_assert_eq!(&a.clusters, &b.clusters);
+    }
+}
+
+#[test]
+fn long_texts_are_compared_on_a_bounded_prefix() {
+    // 1,000 items of about 5 KB that share their first COMPARED_CHARS
+    // characters of key and differ after it: the distance never sees the
+    // tails, so they merge into one cluster (the guards see the whole key;
+    // the tails hold no distinguishing tokens here).
+    let head = "investigate why the nightly export job stalls ".repeat(8);
+    let words = [
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
+    ];
+    let mut rng = 7u64;
+    let items: Vec<Item> = (0..1000)
+        .map(|n| {
+            let mut t = head.clone();
+            while t.len() < 5000 {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                t.push_str(words[(rng >> 33) as usize % words.len()]);
+                t.push(' ');
+            }
+            Item {
+                norm: key(&t),
+                private: None,
+                text: t,
+                project: None,
+                kind: SourceKind::ProjectTodos,
+                loc: Location {
+                    path: "projects/p/todos.md".into(),
+                    line: n + 1,
+                },
+                date: None,
+                untagged: None,
+                meta: None,
+                status: Default::default(),
+            }
+        })
+        .collect();
+    assert!(
+        items
+            .iter()
+            .all(|i| i.norm.chars().count() > 4 * COMPARED_CHARS)
+    );
+    let clusters = cluster(&items, 0.85);
+    assert_eq!(clusters.len(), 1);
+    assert_eq!(clusters[0].members.len(), 1000);
+    // A difference inside the compared part still counts.
+    let a = key(&format!("{}{}", "x".repeat(300), "tail"));
+    let b = key(&format!("{}{}", "y".repeat(300), "tail"));
+    assert!(active_status::normalize::similarity(&a, &b) < 0.1);
+}
+
+// ------------------------------------------------------ the issue, end to end
+
+fn journal(v: &Vault, date: &str, body: &[&str]) {
+    let mut lines = vec!["## Session: s (p)"];
+    lines.extend_from_slice(body);
+    v.write(&format!("journal/{date}.md"), md(&lines));
+}
+
+#[test]
+fn inflected_done_entries_resolve_their_items() {
+    let v = Vault::new().project("p");
+    journal(
+        &v,
+        "2026-05-02",
+        &[
+            "### Next",
+            "- [ ] Add a password reset flow",
+            "- [ ] Fix the flaky `test_login_redirect` test",
+            "- [ ] Rotate the S3 keys <private>AKIA123</private> for the backup bucket",
+        ],
+    );
+    journal(
+        &v,
+        "2026-05-03",
+        &[
+            "### Done",
+            "- [x] Added the password reset flow",
+            "- [x] Fixed flaky test_login_redirect",
+            "- [x] Rotate the S3 keys for the backup bucket",
+        ],
+    );
+    let r = audit(&v);
+    assert_eq!(prio(&r), Vec::<String>::new());
+    assert_eq!(counts(&r), (3, 3, 0, 0));
+}
+
+#[test]
+fn wrong_joins_are_kept_apart() {
+    let v = Vault::new().project("p");
+    journal(
+        &v,
+        "2026-05-02",
+        &[
+            "### Next",
+            "- [ ] [[2024-10-17 Interaction and Pleasure]]",
+            "- [ ] Work on [[Thesis chapter three literature review]]",
+            "- [ ] Fix bug A",
+            "- [ ] call <private>Bob</private> about the contract",
+        ],
+    );
+    journal(
+        &v,
+        "2026-05-03",
+        &[
+            "### Next",
+            "- [ ] Fix bug B",
+            "- [ ] call <private>Alice</private> about the contract",
+            "### Done",
+            "- [x] [[2024-11-21 Interaction and Pleasure]]",
+            "- [x] Revise [[Thesis chapter three literature review]]",
+        ],
+    );
+    let r = audit(&v);
+    assert_eq!(counts(&r), (6, 0, 0, 6));
+}
+
+#[test]
+fn follow_up_boilerplate_and_korean_endings_dedup() {
+    let v = Vault::new().project("p");
+    journal(
+        &v,
+        "2026-05-02",
+        &[
+            "### Next",
+            "- [ ] Next session we should add a retry policy",
+            "- [ ] 다음 세션에서 로그인 페이지 다크모드 지원하자",
+        ],
+    );
+    v.write(
+        "projects/p/todos.md",
+        md(&[
+            "## Next",
+            "- [ ] Add a retry policy",
+            "- [ ] 로그인 페이지 다크모드 지원하기",
+        ]),
+    );
+    let r = audit(&v);
+    assert_eq!(counts(&r), (4, 0, 2, 2));
+}
+
+#[test]
+fn huge_texts_are_keyed_on_their_start() {
+    let long = "Updates the flaky exporter again and ".repeat(5000);
+    let k = key(&long);
+    assert!(k.chars().count() <= active_status::normalize::KEY_CHARS);
+    assert!(
+        k.starts_with("updat flaky exporter again and updat"),
+        "{}",
+        &k[..60]
+    );
+    assert_eq!(key(&k), k);
+    let giant_word = "x".repeat(100_000);
+    let k = key(&giant_word);
+    assert_eq!(k.chars().count(), active_status::normalize::KEY_CHARS);
+    assert_eq!(key(&k), k);
+}
