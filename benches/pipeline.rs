@@ -202,7 +202,7 @@ fn parse_journal_month(bencher: divan::Bencher) {
 fn render_example_dashboard(bencher: divan::Bencher) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/example-vault");
     let cfg = Config::default();
-    let analysis = active_status::report::analyze(&root, &cfg).expect("example vault");
+    let analysis = active_status::pipeline::analyze(&root, &cfg).expect("example vault");
     let report = active_status::report::build(&analysis, &cfg);
     bencher.bench(|| {
         active_status::render::render(&report, active_status::render::DEFAULT_TEMPLATE, &cfg)

@@ -2,9 +2,11 @@
 //! follow-up source of a Markdown vault.
 //!
 //! The modules follow the data: [`discover`] the vault → [`parse`] and
-//! [`sources`] turn files into items → [`merge`] resolves, deduplicates,
-//! ranks and caps → [`report`] shapes the result → [`render`] writes the
-//! dashboard with Tera → [`write`] replaces it atomically under the [`lock`].
+//! [`sources`] turn files into items → [`merge`] resolves, deduplicates and
+//! ranks → [`report`] shapes the result and applies the cap → [`render`]
+//! writes the dashboard with Tera → [`write`] replaces it atomically under
+//! the [`lock`]. [`pipeline`] runs that sequence; [`commands`] are glue
+//! between the command line ([`cli`]) and it, and never call each other.
 
 pub mod act;
 pub mod capture;

@@ -1,14 +1,33 @@
-//! The regeneration pipeline as one library call: scan → merge → report →
-//! render → write. Commands and the MCP server call it; it calls no command.
+//! The pipeline, owned here: scan → merge ([`analyze`]) → report → render →
+//! write ([`produce`], [`regenerate`]). Commands and the MCP server call it;
+//! it calls no command.
 
 use crate::config::Config;
 use crate::error::Result;
 use crate::render::render;
-use crate::report::{Report, analyze, build};
+use crate::report::{Analysis, Report, build, collected_stats};
 use crate::vault_fs::VaultDir;
 use crate::write::write_dashboard;
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+/// Scans and merges the vault at `root`: every source read and parsed,
+/// then resolved, deduplicated and ranked.
+pub fn analyze(root: &Path, cfg: &Config) -> Result<Analysis> {
+    let start = Instant::now();
+    let mut vault = crate::scan::scan_vault(root, cfg)?;
+    let scanned = start.elapsed();
+    let items = std::mem::take(&mut vault.items);
+    let (sources, untagged) = collected_stats(&items);
+    let merged = crate::merge::merge(items, &vault.signals, vault.as_of, cfg.dedup_threshold);
+    Ok(Analysis {
+        vault,
+        merged,
+        sources,
+        untagged,
+        timings: [scanned, start.elapsed() - scanned],
+    })
+}
 
 /// The report and the dashboard text, with the wall time of the scan, the
 /// merge and the rendering.

@@ -301,23 +301,6 @@ pub struct Analysis {
     pub timings: [std::time::Duration; 2],
 }
 
-/// Scans and merges the vault at `root`.
-pub fn analyze(root: &std::path::Path, cfg: &Config) -> crate::error::Result<Analysis> {
-    let start = std::time::Instant::now();
-    let mut vault = crate::scan::scan_vault(root, cfg)?;
-    let scanned = start.elapsed();
-    let items = std::mem::take(&mut vault.items);
-    let (sources, untagged) = collected_stats(&items);
-    let merged = crate::merge::merge(items, &vault.signals, vault.as_of, cfg.dedup_threshold);
-    Ok(Analysis {
-        vault,
-        merged,
-        sources,
-        untagged,
-        timings: [scanned, start.elapsed() - scanned],
-    })
-}
-
 /// Assembles the whole report. `written`/`changed` are filled in by the caller.
 pub fn build(analysis: &Analysis, cfg: &Config) -> Report {
     let Analysis {

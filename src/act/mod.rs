@@ -287,7 +287,7 @@ pub fn plan_action(
     action: Action,
     date: Date,
 ) -> Result<(Acted, Vec<FileChange>)> {
-    let analysis = crate::report::analyze(vault.root(), cfg)?;
+    let analysis = crate::pipeline::analyze(vault.root(), cfg)?;
     let merged = &analysis.merged;
     let cluster = crate::find::find_open(merged, query, cfg.dedup_threshold)?;
     let ids = crate::find::ids(merged);

@@ -5,7 +5,8 @@
 use super::Ctx;
 use crate::cli::{Cli, HookEvent};
 use crate::error::{Error, Result, exit};
-use crate::report::{Report, analyze, build};
+use crate::pipeline::analyze;
+use crate::report::{Report, build};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -152,7 +152,7 @@ fn git_hooks(ctx: &Ctx) -> Result<()> {
     }
     let repo = VaultDir::open(&top)?;
     let rule = format!("{} merge=active-status", git_pattern(&output_in_repo)?);
-    append_line(&repo, ".gitattributes", &rule)?;
+    replace_rule(&repo, ".gitattributes", " merge=active-status", &rule)?;
     let lock_rel = in_repo(&ctx.cfg.lock_path);
     append_line(&repo, ".gitignore", &git_pattern(&lock_rel)?)?;
     git(
@@ -258,6 +258,34 @@ pub fn git_pattern(path: &str) -> Result<String> {
     }
 }
 
+/// Puts `line` in a text file under `dir` in place of the lines ending with
+/// `ours` (the rule an earlier init wrote for another `output`), or appends
+/// it; never through a symbolic link.
+fn replace_rule(dir: &VaultDir, rel: &str, ours: &str, line: &str) -> Result<()> {
+    let Some(snap) = dir.snapshot(rel)? else {
+        return append_line(dir, rel, line);
+    };
+    let text = String::from_utf8_lossy(&snap.bytes).into_owned();
+    let stale = |l: &str| l.trim_end().ends_with(ours) && l.trim() != line;
+    if !text.lines().any(stale) {
+        return append_line(dir, rel, line);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut placed = text.lines().any(|l| l.trim() == line);
+    for l in text.split_inclusive('\n') {
+        if stale(l) {
+            if !placed {
+                out.push_str(line);
+                out.push('\n');
+                placed = true;
+            }
+        } else {
+            out.push_str(l);
+        }
+    }
+    dir.replace(rel, out.as_bytes()).map(drop)
+}
+
 /// Appends `line` to a text file under `dir` unless it is already there;
 /// never through a symbolic link.
 fn append_line(dir: &VaultDir, rel: &str, line: &str) -> Result<()> {
@@ -278,12 +306,24 @@ fn append_line(dir: &VaultDir, rel: &str, line: &str) -> Result<()> {
 
 fn install_hook(dir: &VaultDir, name: &str, exe: &str, body: &str, quiet: bool) -> Result<()> {
     let path = dir.display(name);
+    let script = GIT_HOOK
+        .replace("{{NAME}}", name)
+        .replace("{{EXE}}", &sh_quote(exe)?)
+        .replace("{{BODY}}", body);
     if let Some(old) = dir.snapshot(name)? {
         if String::from_utf8_lossy(&old.bytes).contains(MARKER) {
-            if !quiet {
-                println!("kept     {} (already installed)", path.display());
+            // Ours: bring it up to date (a changed `output`, a moved binary).
+            if old.bytes == script.as_bytes() {
+                if !quiet {
+                    println!("kept     {} (up to date)", path.display());
+                }
+                return Ok(());
             }
-            return Ok(());
+            dir.replace(name, script.as_bytes())?;
+            if !quiet {
+                println!("updated  {}", path.display());
+            }
+            return dir.set_mode(name, 0o755);
         }
         let kept = format!("{name}.pre-active-status");
         dir.rename_new(name, &kept)?;
@@ -295,10 +335,6 @@ fn install_hook(dir: &VaultDir, name: &str, exe: &str, body: &str, quiet: bool) 
             );
         }
     }
-    let script = GIT_HOOK
-        .replace("{{NAME}}", name)
-        .replace("{{EXE}}", &sh_quote(exe)?)
-        .replace("{{BODY}}", body);
     dir.replace(name, script.as_bytes())?;
     dir.set_mode(name, 0o755)
 }

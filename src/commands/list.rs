@@ -4,7 +4,8 @@ use super::{Ctx, print_json};
 use crate::cli::{Format, ListArgs};
 use crate::error::{Error, Result, exit};
 use crate::item::SourceKind;
-use crate::report::{ReportItem, analyze, report_items_at};
+use crate::pipeline::analyze;
+use crate::report::{ReportItem, report_items_at};
 use serde::Serialize;
 
 #[derive(Serialize)]

@@ -1,4 +1,5 @@
-//! The merge (docs/FORMAT.md §5): collect → resolve → rank → deduplicate → cap.
+//! The merge (docs/FORMAT.md §5): collect → resolve → rank → deduplicate.
+//! The cap is applied afterwards, in `report::build`.
 
 mod forward;
 mod index;

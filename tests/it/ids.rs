@@ -97,7 +97,8 @@ fn ids_survive_reruns_and_unrelated_edits() {
 
 #[test]
 fn report_items_can_be_found_by_id() {
-    use active_status::report::{analyze, find_item, report_items};
+    use active_status::pipeline::analyze;
+    use active_status::report::{find_item, report_items};
     let v = vault();
     let cfg = active_status::config::Config::default();
     let analysis = analyze(v.path(), &cfg).unwrap();

@@ -1048,3 +1048,38 @@ fn the_committed_dashboard_is_built_from_what_is_committed() {
         .expect("check");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+#[test]
+fn init_git_hooks_again_updates_the_hooks_it_installed() {
+    let repo = Repo::new();
+    repo.init_hooks("");
+    let before = repo.read(".git/hooks/pre-commit");
+    assert!(before.contains("ACTIVE-STATUS.md"), "{before}");
+    // The output moves; a second init must follow it, not keep the old hooks.
+    repo.write(".agents/active-status.toml", "output = \"STATUS.md\"\n");
+    let out = repo.init_hooks("");
+    assert!(stdout(&out).contains("updated"), "{}", stdout(&out));
+    let after = repo.read(".git/hooks/pre-commit");
+    assert!(
+        after.contains("STATUS.md") && !after.contains("ACTIVE-STATUS.md"),
+        "{after}"
+    );
+    assert_eq!(
+        count_lines(
+            &after,
+            &format!("# {MARKER} (installed by `active-status init --git-hooks`) >>>")
+        ),
+        1
+    );
+    assert!(
+        !repo
+            .join(".git/hooks/pre-commit.pre-active-status")
+            .exists(),
+        "ours is not chained to itself"
+    );
+    let attrs = repo.read(".gitattributes");
+    assert_eq!(attrs, "STATUS.md merge=active-status\n", "{attrs}");
+    // Unchanged: kept as is.
+    let out = repo.init_hooks("");
+    assert!(stdout(&out).contains("(up to date)"), "{}", stdout(&out));
+}
