@@ -264,6 +264,12 @@ pub enum Error {
         path: String,
     },
 
+    // ---- the MCP server ----
+    /// The stdio transport or the runtime failed.
+    Mcp {
+        message: String,
+    },
+
     // ---- hooks ----
     HookStdin {
         source: std::io::Error,
@@ -336,7 +342,8 @@ impl Error {
             | ConfigRead { .. }
             | TemplateRead { .. }
             | RouteStdin { .. }
-            | HookStdin { .. } => exit::CANT_READ,
+            | HookStdin { .. }
+            | Mcp { .. } => exit::CANT_READ,
             Write { .. }
             | OutsideVault { .. }
             | ReadOnly { .. }
@@ -541,6 +548,7 @@ impl Error {
                 f,
                 "cannot write {path}: the file is read-only; nothing was written"
             ),
+            Mcp { message } => write!(f, "mcp: {message}"),
             HookStdin { source } => write!(f, "cannot read the hook JSON on stdin: {source}"),
             HookInput { source } => write!(f, "the hook input on stdin is not JSON: {source}"),
             HookField { field } => write!(f, "hook input has no {field}"),

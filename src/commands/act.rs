@@ -10,9 +10,9 @@ use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
 
 pub fn parse_date(d: &str) -> Result<Date> {
-    d.parse().map_err(|e: jiff::Error| Error::BadDate {
+    crate::clock::parse_date(d).map_err(|reason| Error::BadDate {
         value: d.to_string(),
-        reason: e.to_string(),
+        reason,
     })
 }
 

@@ -6,7 +6,7 @@ use super::Ctx;
 use crate::cli::{Cli, HookEvent};
 use crate::error::{Error, Result, exit};
 use crate::pipeline::analyze;
-use crate::report::{Report, build};
+use crate::report::build;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -34,81 +34,28 @@ fn run(cli: &Cli, event: HookEvent) -> Result<()> {
     };
     let ctx = Ctx::for_root(cli, root, None)?;
     match event {
-        HookEvent::SessionStart => session_start(&ctx),
+        HookEvent::SessionStart => session_start(&ctx, &cwd),
         HookEvent::PreCompact => capture(&ctx, &input, &cwd, "hook pre-compact", false),
         HookEvent::SessionEnd => capture(&ctx, &input, &cwd, "hook session-end", true),
     }
 }
 
-fn session_start(ctx: &Ctx) -> Result<()> {
+fn session_start(ctx: &Ctx, cwd: &Path) -> Result<()> {
     let analysis = analyze(&ctx.root, &ctx.cfg)?;
     let report = build(&analysis, &ctx.cfg);
-    let text = summary(&report, ctx.cfg.hook_max_chars);
+    let focus = crate::summary::focus_of(
+        &ctx.root,
+        &ctx.cfg.projects_dir,
+        &analysis.vault.projects,
+        &ctx.cfg.project_paths,
+        cwd,
+    );
+    let text = crate::summary::summary(&report, ctx.cfg.hook_max_chars, focus.as_deref());
     let out = serde_json::json!({
         "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
     });
     println!("{out}");
     Ok(())
-}
-
-/// A compact plain summary of at most `max` characters: counts, goals, then
-/// as many priorities as fit.
-pub fn summary(r: &Report, max: usize) -> String {
-    let a = &r.audit;
-    let as_of = r.as_of.map_or("no dated notes".into(), |d| d.to_string());
-    let mut head = format!(
-        "{} (active-status, as of {as_of}): {} open, {} shown, {} overflow; {} untagged, {} potentially lost, {} warnings.\n",
-        r.output,
-        a.open,
-        a.shown,
-        a.overflow,
-        a.untagged_warnings.len(),
-        a.potentially_lost.len(),
-        a.warnings.len()
-    );
-    if !r.goals.is_empty() {
-        head.push_str("Goals:\n");
-        for g in &r.goals {
-            head.push_str(&format!(
-                "- {}: {}\n",
-                g.project.as_deref().unwrap_or("untagged"),
-                g.text
-            ));
-        }
-    }
-    let mut out = String::new();
-    push_within(&mut out, &head, max);
-    for (n, p) in r.priorities.iter().enumerate() {
-        let line = format!(
-            "{}{}. [{}] {} ({}:{})\n",
-            if n == 0 { "Priorities:\n" } else { "" },
-            n + 1,
-            p.project.as_deref().unwrap_or("untagged"),
-            p.text,
-            p.source.path,
-            p.source.line
-        );
-        if out.is_empty() || !push_within(&mut out, &line, max) {
-            break;
-        }
-    }
-    out.trim_end().to_string()
-}
-
-/// Appends `s` when the result stays within `max` characters; a first piece
-/// that does not fit is cut at a character boundary.
-fn push_within(out: &mut String, s: &str, max: usize) -> bool {
-    let used = out.chars().count();
-    let len = s.chars().count();
-    if used + len <= max {
-        out.push_str(s);
-        true
-    } else {
-        if out.is_empty() {
-            out.extend(s.chars().take(max));
-        }
-        false
-    }
 }
 
 /// Captures the orphans of the hook's transcript into the inbox (see

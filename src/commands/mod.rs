@@ -101,6 +101,10 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         VaultCommand::History(args) => history::history(&ctx, args),
         VaultCommand::Stats(args) => stats::stats(&ctx, args),
+        VaultCommand::Mcp => {
+            crate::mcp::serve(ctx.root, ctx.cfg)?;
+            Ok(crate::error::exit::OK)
+        }
     }
 }
 

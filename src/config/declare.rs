@@ -105,6 +105,45 @@ impl Value for Vec<String> {
     }
 }
 
+/// `projects`: project slug → folders outside the vault, written as
+/// `[projects.<p>]` tables with `paths = [...]` (slugs lower-cased).
+impl Value for std::collections::BTreeMap<String, Vec<String>> {
+    const WANT: &'static str = "tables like [projects.wrap-cli] with paths = [\"~/src/wrap-cli\"]";
+    fn from_toml(v: &toml::Value) -> Option<Self> {
+        v.as_table()?
+            .iter()
+            .map(|(p, t)| {
+                let t = t.as_table()?;
+                if t.keys().any(|k| k != "paths") {
+                    return None;
+                }
+                let paths = match t.get("paths") {
+                    Some(list) => Vec::<String>::from_toml(list)?,
+                    None => Vec::new(),
+                };
+                Some((p.to_ascii_lowercase(), paths))
+            })
+            .collect()
+    }
+    fn to_toml(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .iter()
+            .map(|(p, dirs)| {
+                format!(
+                    "{} = {{ paths = {} }}",
+                    toml::Value::String(p.clone()),
+                    dirs.to_toml().unwrap_or_default()
+                )
+            })
+            .collect();
+        Some(if parts.is_empty() {
+            "{}".into()
+        } else {
+            format!("{{ {} }}", parts.join(", "))
+        })
+    }
+}
+
 /// The documentation of one key, for the `init` template.
 pub struct KeyDoc {
     pub key: &'static str,

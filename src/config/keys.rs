@@ -108,6 +108,12 @@ config_keys! {
     "cap" => cap: usize = 15, check any;
     /// Follow symbolic links while scanning (loops are always detected).
     "follow_symlinks" => follow_symlinks: bool = false, check any;
+    /// Folders outside the vault (repositories) that belong to a project: a session
+    /// started in one gets that project first in the session-start summary, as one
+    /// started inside projects/<p>/ does. Written as one table per project,
+    /// [projects.wrap-cli], holding `paths`, a list of folders ("~/src/wrap-cli").
+    "projects" => project_paths: std::collections::BTreeMap<String, Vec<String>> = Default::default(), check any,
+        example "{ wrap-cli = { paths = [\"~/src/wrap-cli\"] } }";
 
     /// Two items match when their normalized similarity is at least this.
     "dedup.threshold" => dedup_threshold: f64 = 0.85, check fraction;

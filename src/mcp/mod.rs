@@ -1,0 +1,39 @@
+//! `active-status mcp`: a Model Context Protocol server over stdio, built on
+//! the official Rust SDK (`rmcp`). Its tools call the same library functions
+//! as the commands (never a command), so they give the same results and the
+//! same errors; a refusal is a tool error carrying the message, never a
+//! crash. Writes take the vault lock like the commands do.
+
+mod tools;
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use rmcp::ServiceExt;
+use std::path::PathBuf;
+
+pub use tools::Server;
+
+/// The URI of the dashboard resource.
+pub const DASHBOARD_URI: &str = "active-status://dashboard";
+
+/// Serves MCP on stdin/stdout until the client closes stdin.
+pub fn serve(root: PathBuf, cfg: Config) -> Result<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Mcp {
+            message: format!("cannot start the async runtime: {e}"),
+        })?;
+    rt.block_on(async move {
+        let service = Server::new(root, cfg)
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| Error::Mcp {
+                message: format!("initialization failed: {e}"),
+            })?;
+        service.waiting().await.map_err(|e| Error::Mcp {
+            message: format!("the server stopped: {e}"),
+        })?;
+        Ok(())
+    })
+}

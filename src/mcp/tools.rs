@@ -1,0 +1,405 @@
+//! The MCP tools and the dashboard resource.
+
+use crate::act::{Action, plan_action, run_action};
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::lock::{LockOptions, with_lock};
+use crate::route::{Dest, RouteEntry, route_batch, validate};
+use crate::vault_fs::VaultDir;
+use jiff::civil::Date;
+use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::model::{
+    CallToolResult, ContentBlock, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, schemars, tool, tool_handler, tool_router};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The server: the vault it serves and its configuration.
+#[derive(Debug, Clone)]
+pub struct Server {
+    root: PathBuf,
+    cfg: Config,
+    tool_router: ToolRouter<Self>,
+}
+
+/// A tool's outcome: JSON (or text) on success, the CLI's message as a tool
+/// error otherwise.
+fn reply<T: Serialize>(r: Result<T>) -> std::result::Result<CallToolResult, ErrorData> {
+    Ok(match r {
+        Ok(v) => match serde_json::to_string_pretty(&v) {
+            Ok(s) => CallToolResult::success(vec![ContentBlock::text(s)]),
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(format!("JSON: {e}"))]),
+        },
+        Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+    })
+}
+
+fn parse_date(what: &str, d: &str) -> Result<Date> {
+    crate::clock::parse_date(d).map_err(|reason| Error::BadDate {
+        value: format!("{what} {d}"),
+        reason,
+    })
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct StatusParams {
+    /// Put this project first (its goal and every open item), the rest as one count line.
+    #[serde(default)]
+    pub project: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct ListParams {
+    /// Only items of this project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Only items whose representative comes from this source kind:
+    /// journal_next, captured, active_todos, project_todos, progress.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// At most this many items.
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DestParam {
+    Journal,
+    Project,
+    Active,
+    Skip,
+    Goal,
+    Done,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct RouteEntryParam {
+    /// The follow-up, one line.
+    pub text: String,
+    /// Where it goes.
+    pub to: DestParam,
+    /// Project slug (required for project and active).
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Task slug (required for active).
+    #[serde(default)]
+    pub task: Option<String>,
+    /// Journal date YYYY-MM-DD (default today).
+    #[serde(default)]
+    pub date: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct RouteParams {
+    /// Entries, validated whole before anything is written.
+    pub entries: Vec<RouteEntryParam>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct ActParams {
+    /// The item: its ID, its path:line, or a text matching exactly one open item.
+    pub item: String,
+    /// Date of a Done/Skipped entry and of ✅/❌ fields, YYYY-MM-DD (default today).
+    #[serde(default)]
+    pub date: Option<String>,
+    /// Plan only: return the changes and a diff, write nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct DeferParams {
+    /// The item: its ID, its path:line, or a text matching exactly one open item.
+    pub item: String,
+    /// Deferred until this date, YYYY-MM-DD.
+    pub until: String,
+    /// Plan only: return the changes and a diff, write nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct StatsParams {
+    /// Zombie age and stuck-project window in days (default: stats.zombie_days).
+    #[serde(default)]
+    pub zombie_days: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct HistoryParams {
+    /// The item: its ID, its path:line, or a text.
+    pub item: String,
+}
+
+#[derive(Serialize)]
+struct ListOut {
+    schema: u32,
+    as_of: Option<Date>,
+    items: Vec<crate::report::ReportItem>,
+}
+
+#[derive(Serialize)]
+struct Planned {
+    #[serde(flatten)]
+    acted: crate::act::Acted,
+    diff: String,
+}
+
+impl Server {
+    pub fn new(root: PathBuf, cfg: Config) -> Self {
+        Server {
+            root,
+            cfg,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    fn lock_options(&self) -> LockOptions {
+        LockOptions {
+            root: self.root.clone(),
+            path: self.root.join(&self.cfg.lock_path),
+            timeout: Duration::try_from_secs_f64(self.cfg.lock_timeout_secs)
+                .unwrap_or(Duration::MAX),
+            no_wait: false,
+            announce: false,
+        }
+    }
+
+    fn act(
+        &self,
+        item: &str,
+        action: Action,
+        date: Option<&str>,
+        dry_run: bool,
+    ) -> Result<Planned> {
+        let date = match date {
+            Some(d) => parse_date("date", d)?,
+            None => crate::clock::now().date(),
+        };
+        let vault = VaultDir::open(&self.root)?;
+        if dry_run {
+            let (acted, changes) = plan_action(&vault, &self.cfg, item, action, date)?;
+            return Ok(Planned {
+                acted,
+                diff: crate::act::diff(&changes),
+            });
+        }
+        let acted = with_lock(&self.lock_options(), || {
+            run_action(&vault, &self.cfg, item, action, date)
+        })?;
+        Ok(Planned {
+            acted,
+            diff: String::new(),
+        })
+    }
+
+    fn dashboard(&self) -> Result<String> {
+        let template = crate::render::template_source(&self.root, &self.cfg)?;
+        let (_, text, _) = crate::pipeline::produce(&self.root, &self.cfg, &template)?;
+        Ok(text)
+    }
+}
+
+#[tool_router]
+impl Server {
+    #[tool(
+        description = "The session-start summary: counts, goals and the top open follow-ups with their IDs (plain text)."
+    )]
+    fn status(
+        &self,
+        Parameters(p): Parameters<StatusParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        let r = crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
+            let report = crate::report::build(&a, &self.cfg);
+            let focus = p.project.map(|f| f.to_ascii_lowercase());
+            crate::summary::summary(&report, self.cfg.hook_max_chars, focus.as_deref())
+        });
+        Ok(match r {
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+        })
+    }
+
+    #[tool(
+        description = "Every open follow-up after the merge, in rank order, as JSON items with id, text, project, tier, source, ages and every place it was written."
+    )]
+    fn list(
+        &self,
+        Parameters(p): Parameters<ListParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        reply((|| {
+            let kind = match p.source.as_deref() {
+                None => None,
+                Some(s) => Some(crate::item::SourceKind::parse(s).ok_or(
+                    Error::MissingArgument {
+                        needed: "source: one of journal_next, captured, active_todos, project_todos, progress",
+                    },
+                )?),
+            };
+            let a = crate::pipeline::analyze(&self.root, &self.cfg)?;
+            let project = p.project.map(|s| s.to_ascii_lowercase());
+            let mut items: Vec<_> = crate::report::report_items(&a.merged, a.vault.as_of)
+                .into_iter()
+                .filter(|i| project.is_none() || i.project == project)
+                .filter(|i| kind.is_none_or(|k| i.source.kind == k))
+                .collect();
+            if let Some(n) = p.limit {
+                items.truncate(n);
+            }
+            Ok(ListOut {
+                schema: 1,
+                as_of: a.vault.as_of,
+                items,
+            })
+        })())
+    }
+
+    #[tool(
+        description = "Persist follow-ups into the vault (journal, project todos, an active task, a skip, a goal, or a done entry), under the vault lock. The whole batch is validated first; a refused entry writes nothing and is returned as an error."
+    )]
+    fn route(
+        &self,
+        Parameters(p): Parameters<RouteParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        reply((|| {
+            let entries: Vec<RouteEntry> = p
+                .entries
+                .into_iter()
+                .map(|e| RouteEntry {
+                    text: e.text,
+                    to: match e.to {
+                        DestParam::Journal => Dest::Journal,
+                        DestParam::Project => Dest::Project,
+                        DestParam::Active => Dest::Active,
+                        DestParam::Skip => Dest::Skip,
+                        DestParam::Goal => Dest::Goal,
+                        DestParam::Done => Dest::Done,
+                    },
+                    project: e.project,
+                    task: e.task,
+                    date: e.date,
+                })
+                .collect();
+            let checked = validate(&entries, crate::clock::now().date())?;
+            with_lock(&self.lock_options(), || {
+                let vault = VaultDir::open(&self.root)?;
+                let known = crate::discover::discover(&self.root, &self.cfg)?.projects;
+                route_batch(&vault, &self.cfg, &known, &checked)
+            })
+        })())
+    }
+
+    #[tool(
+        description = "Mark one open item done: its checkboxes become [x], or a Done entry is written in today's journal. Takes the vault lock; dry_run returns the diff and writes nothing."
+    )]
+    fn done(
+        &self,
+        Parameters(p): Parameters<ActParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        reply(self.act(&p.item, Action::Done, p.date.as_deref(), p.dry_run))
+    }
+
+    #[tool(
+        description = "Cancel one open item: its checkboxes become [-], or a Skipped entry is written (the audit shows it as potentially lost that day). Takes the vault lock; dry_run writes nothing."
+    )]
+    fn cancel(
+        &self,
+        Parameters(p): Parameters<ActParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        reply(self.act(&p.item, Action::Cancel, p.date.as_deref(), p.dry_run))
+    }
+
+    #[tool(
+        description = "Defer one open item until a date: writes a start date (Tasks 🛫 or Dataview [start::]) on every place it was written. Takes the vault lock; dry_run writes nothing."
+    )]
+    fn defer(
+        &self,
+        Parameters(p): Parameters<DeferParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        reply(
+            parse_date("until", &p.until)
+                .and_then(|until| self.act(&p.item, Action::Defer { until }, None, p.dry_run)),
+        )
+    }
+
+    #[tool(
+        description = "Vault statistics as JSON: created vs done per week, open items by age, zombies (open longer than N days), stuck projects, per-project counts."
+    )]
+    fn stats(
+        &self,
+        Parameters(p): Parameters<StatsParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        let days = p.zombie_days.unwrap_or(self.cfg.stats_zombie_days);
+        reply(crate::stats::compute(&self.root, &self.cfg, days))
+    }
+
+    #[tool(
+        description = "The history of one item as JSON: every day and file it was written in, open or resolved, what merged with it, and the done entries matching it."
+    )]
+    fn history(
+        &self,
+        Parameters(p): Parameters<HistoryParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        reply(crate::history::history(&self.root, &self.cfg, &p.item))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(rmcp::model::Implementation::new(
+            "active-status",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(
+            "Follow-ups of a Markdown vault. Call `status` at the start of a session; close items \
+             with `done`/`cancel`/`defer` by their ID; persist new follow-ups with `route`. The \
+             dashboard is the resource active-status://dashboard.",
+        )
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(vec![
+            Resource::new(super::DASHBOARD_URI, "dashboard")
+                .with_title(self.cfg.output.clone())
+                .with_description("The dashboard as it would be regenerated now (Markdown)")
+                .with_mime_type("text/markdown"),
+        ]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<ReadResourceResponse, ErrorData> {
+        if request.uri != super::DASHBOARD_URI {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {}", request.uri),
+                None,
+            ));
+        }
+        match self.dashboard() {
+            Ok(text) => Ok(ReadResourceResult::new(vec![
+                ResourceContents::text(text, request.uri).with_mime_type("text/markdown"),
+            ])
+            .into()),
+            Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
+        }
+    }
+}

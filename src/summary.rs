@@ -1,0 +1,194 @@
+//! The compact session-start summary (`hook session-start`, the MCP `status`
+//! tool): counts, goals and as many priorities as fit in a character budget.
+//! When the session starts inside one project, that project's goal and open
+//! items come first and the rest is one line of counts.
+
+use crate::report::{Report, ReportItem};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn label(p: &Option<String>) -> &str {
+    p.as_deref().unwrap_or("untagged")
+}
+
+fn item_line(n: usize, p: &ReportItem) -> String {
+    format!(
+        "{}. {} [{}] {} ({}:{})\n",
+        n,
+        p.id,
+        label(&p.project),
+        crate::text::escape_controls(&p.text),
+        p.source.path,
+        p.source.line
+    )
+}
+
+/// A plain summary of at most `max` characters. With `focus`, that
+/// project's goal and every open item of it (priorities, then overflow)
+/// come first, then one line counting the other projects' open items.
+pub fn summary(r: &Report, max: usize, focus: Option<&str>) -> String {
+    let a = &r.audit;
+    let as_of = r.as_of.map_or("no dated notes".into(), |d| d.to_string());
+    let mut head = format!(
+        "{} (active-status, as of {as_of}): {} open, {} shown, {} overflow; {} untagged, {} potentially lost, {} warnings.\n",
+        r.output,
+        a.open,
+        a.shown,
+        a.overflow,
+        a.untagged_warnings.len(),
+        a.potentially_lost.len(),
+        a.warnings.len()
+    );
+    let in_focus = |p: &Option<String>| focus.is_some_and(|f| p.as_deref() == Some(f));
+    let goals: Vec<_> = r
+        .goals
+        .iter()
+        .filter(|g| focus.is_none() || in_focus(&g.project))
+        .collect();
+    if let Some(f) = focus {
+        head.push_str(&format!(
+            "Project {f} (this session's working directory):\n"
+        ));
+    }
+    if !goals.is_empty() {
+        head.push_str("Goals:\n");
+        for g in goals {
+            head.push_str(&format!(
+                "- {}: {}\n",
+                label(&g.project),
+                crate::text::escape_controls(&g.text)
+            ));
+        }
+    }
+    let mut out = String::new();
+    push_within(&mut out, &head, max);
+    let items: Vec<&ReportItem> = match focus {
+        None => r.priorities.iter().collect(),
+        Some(_) => r
+            .priorities
+            .iter()
+            .chain(&r.overflow)
+            .filter(|i| in_focus(&i.project))
+            .collect(),
+    };
+    // The count of the rest goes last but its room is kept.
+    let rest = focus.map(|_| rest_line(r, &in_focus)).unwrap_or_default();
+    let budget = max.saturating_sub(rest.chars().count());
+    for (n, p) in items.iter().enumerate() {
+        let line = format!(
+            "{}{}",
+            if n == 0 { "Priorities:\n" } else { "" },
+            item_line(n + 1, p)
+        );
+        if out.is_empty() || !push_within(&mut out, &line, budget) {
+            break;
+        }
+    }
+    push_within(&mut out, &rest, max);
+    out.trim_end().to_string()
+}
+
+/// `Other projects: 7 open (infra 4, kb 2, untagged 1).`
+fn rest_line(r: &Report, in_focus: &dyn Fn(&Option<String>) -> bool) -> String {
+    let mut counts: BTreeMap<(bool, Option<String>), usize> = BTreeMap::new();
+    for i in r.priorities.iter().chain(&r.overflow) {
+        if !in_focus(&i.project) {
+            *counts
+                .entry((i.project.is_none(), i.project.clone()))
+                .or_default() += 1;
+        }
+    }
+    let total: usize = counts.values().sum();
+    if total == 0 {
+        return "Other projects: nothing open.\n".into();
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|((_, p), n)| format!("{} {n}", label(p)))
+        .collect();
+    format!("Other projects: {total} open ({}).\n", parts.join(", "))
+}
+
+/// Appends `s` when the result stays within `max` characters; a first piece
+/// that does not fit is cut at a character boundary.
+fn push_within(out: &mut String, s: &str, max: usize) -> bool {
+    let used = out.chars().count();
+    let len = s.chars().count();
+    if used + len <= max {
+        out.push_str(s);
+        true
+    } else {
+        if out.is_empty() {
+            out.extend(s.chars().take(max));
+        }
+        false
+    }
+}
+
+/// The project a session working in `cwd` is about: `<projects>/<p>/` (or
+/// below) inside the vault, or a folder listed in `projects.<p>.paths`.
+/// Paths are compared after resolving symbolic links where they exist.
+pub fn focus_of(
+    root: &Path,
+    projects_dir: &str,
+    known: &[String],
+    paths: &BTreeMap<String, Vec<String>>,
+    cwd: &Path,
+) -> Option<String> {
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let cwd = real(cwd);
+    let projects = real(&root.join(projects_dir));
+    if let Ok(rest) = cwd.strip_prefix(&projects)
+        && let Some(first) = rest.components().next()
+    {
+        let name = first.as_os_str().to_string_lossy().to_ascii_lowercase();
+        if let Some(k) = known.iter().find(|k| **k == name) {
+            return Some(k.clone());
+        }
+    }
+    // The longest configured path containing the working directory wins.
+    paths
+        .iter()
+        .flat_map(|(p, dirs)| dirs.iter().map(move |d| (p, d)))
+        .filter_map(|(p, d)| {
+            let dir = real(&expand_home(d, root));
+            cwd.starts_with(&dir)
+                .then(|| (dir.components().count(), p.to_ascii_lowercase()))
+        })
+        .max()
+        .map(|(_, p)| p)
+}
+
+/// `~/x` under `$HOME`; a relative path under the vault root.
+fn expand_home(d: &str, root: &Path) -> std::path::PathBuf {
+    match d.strip_prefix("~/") {
+        Some(rest) => std::env::var_os("HOME")
+            .map(|h| Path::new(&h).join(rest))
+            .unwrap_or_else(|| root.join(d)),
+        None => root.join(d),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn focus_from_project_folder_and_configured_paths() {
+        let root = tempfile::tempdir().unwrap();
+        let repo = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join("projects/wrap-cli/src")).unwrap();
+        std::fs::create_dir_all(repo.path().join("sub")).unwrap();
+        let known = vec!["wrap-cli".to_string(), "infra".to_string()];
+        let mut paths = BTreeMap::new();
+        paths.insert("infra".to_string(), vec![repo.path().display().to_string()]);
+        let f = |cwd: &Path| focus_of(root.path(), "projects", &known, &paths, cwd);
+        assert_eq!(
+            f(&root.path().join("projects/wrap-cli/src")),
+            Some("wrap-cli".into())
+        );
+        assert_eq!(f(&repo.path().join("sub")), Some("infra".into()));
+        assert_eq!(f(root.path()), None);
+        assert_eq!(f(&root.path().join("projects")), None);
+    }
+}
