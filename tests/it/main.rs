@@ -26,7 +26,7 @@ mod safety_privacy;
 mod safety_writes;
 mod smoke;
 mod stats;
-mod vault_fixtures;
 mod summary;
+mod vault_fixtures;
 mod vault_meta;
 mod vault_rules;
