@@ -289,8 +289,8 @@ impl Server {
             let checked = validate(&entries, crate::clock::now().date())?;
             with_lock(&self.lock_options(), || {
                 let vault = VaultDir::open(&self.root)?;
-                let known = crate::discover::discover(&self.root, &self.cfg)?.projects;
-                route_batch(&vault, &self.cfg, &known, &checked)
+                let view = crate::route::VaultView::discover(&self.root, &self.cfg)?;
+                route_batch(&vault, &self.cfg, &view, &checked)
             })
         })())
     }
