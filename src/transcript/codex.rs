@@ -3,7 +3,8 @@
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
-use super::claude::{Content, Loose, Obj, TodoItems, parse};
+use super::claude::{Content, TodoItems};
+use super::lenient::{Loose, Obj, parse};
 use super::todo::TodoOp;
 use super::{Decoded, Format, Role, Turn};
 

@@ -1,0 +1,209 @@
+//! Unit tests of the whole extraction.
+
+use super::plain::speaker;
+use super::*;
+
+const DEFAULTS: &str =
+    "next session|next steps|follow-up|follow up|todo|come back to|defer|다음 세션|후속";
+
+pub(super) type Row<'a> = (&'a str, Origin, Role, usize);
+
+fn opts() -> Options {
+    Options {
+        keywords: DEFAULTS.split('|').map(str::to_string).collect(),
+        max_line_chars: 400,
+        max_bytes: 1 << 30,
+        force_text: false,
+    }
+}
+
+pub(super) fn run(input: impl AsRef<[u8]>) -> Extraction {
+    extract_bytes(input.as_ref(), &opts()).expect("recognised")
+}
+
+pub(super) fn rows(e: &Extraction) -> Vec<Row<'_>> {
+    let c = e.candidates.iter();
+    c.map(|c| (c.text.as_str(), c.origin, c.role, c.line))
+        .collect()
+}
+
+pub(super) fn claude(role: &str, content: &str) -> String {
+    let record = serde_json::json!({"type": role, "message": {"role": role, "content": content}});
+    record.to_string()
+}
+
+fn todo_write(items: &[(&str, &str)]) -> String {
+    let todos: Vec<_> = items
+        .iter()
+        .map(|(c, s)| serde_json::json!({"content": c, "status": s}))
+        .collect();
+    serde_json::json!({"type": "assistant", "message": {"content": [
+        {"type": "tool_use", "name": "TodoWrite", "input": {"todos": todos}}
+    ]}})
+    .to_string()
+}
+
+#[test]
+fn serializes_names() {
+    let all = (
+        Format::ClaudeJsonl,
+        Format::CodexJsonl,
+        Format::Text,
+        Role::Unknown,
+        Origin::AgentTodo,
+        Origin::LastRequest,
+    );
+    let json = serde_json::to_string(&all).ok();
+    assert_eq!(
+        json.as_deref(),
+        Some(r#"["claude-jsonl","codex-jsonl","text","unknown","agent-todo","last-request"]"#)
+    );
+}
+
+#[test]
+fn lead_in_lists_and_sentences() {
+    let input = [
+        claude("user", "/goal ship the parser"),
+        claude(
+            "assistant",
+            "Done.\n\n## Next steps\n1. Add fuzzing\n   - nested stays\n2. Tag v1\n\nNext session we should add a retry policy.",
+        ),
+    ];
+    let e = run(input.join("\n"));
+    let expected: [Row; 3] = [
+        ("Add fuzzing", Origin::Message, Role::Assistant, 2),
+        ("Tag v1", Origin::Message, Role::Assistant, 2),
+        ("Add a retry policy", Origin::Message, Role::Assistant, 2),
+    ];
+    assert_eq!(rows(&e), expected);
+    assert_eq!(
+        e.goal.map(|g| (g.text, g.line)),
+        Some(("ship the parser".into(), 1))
+    );
+}
+
+#[test]
+fn plain_text_and_markdown_roles() {
+    let input = "\u{feff}Preamble: nothing\r\n## Human:\n\nfix the loader\n## Assistant:\n\nFixed.\n\nNext steps:\n- Add a test\n\n```\nUser: TODO: in code\n```\n";
+    let e = run(input);
+    assert_eq!(e.format, Format::Text);
+    assert_eq!(
+        rows(&e),
+        [("Add a test", Origin::Message, Role::Assistant, 10)]
+    );
+}
+
+#[test]
+fn summaries_todos_and_last_request() {
+    let summary = serde_json::json!({"type": "user", "isCompactSummary": true, "message": {"content":
+        "Summary:\n7. Pending Tasks:\n   - Write the migration guide\n   - Bump the version\n8. Current Work:\n   x"}})
+    .to_string();
+    let input = [
+        summary,
+        todo_write(&[
+            ("Bump the version", "completed"),
+            ("Tag the release", "in_progress"),
+        ]),
+        claude("assistant", "The migration guide is done."),
+        claude("user", "now publish the crate please"),
+        claude("assistant", "API Error: overloaded"),
+    ];
+    let e = run(input.join("\n"));
+    let expected: [Row; 2] = [
+        ("Tag the release", Origin::AgentTodo, Role::Assistant, 2),
+        (
+            "now publish the crate please",
+            Origin::LastRequest,
+            Role::User,
+            4,
+        ),
+    ];
+    assert_eq!(rows(&e), expected);
+    assert_eq!(e.resolved, 2);
+}
+
+#[test]
+fn invalid_utf8_malformed_and_empty() {
+    let mut jsonl = claude("assistant", "TODO: a").into_bytes();
+    jsonl.extend_from_slice(b"\n{\"type\":\"user\",\"message\":{\"content\":\"\xff TODO: b\"}}");
+    jsonl.extend_from_slice(b"\n[1]\n\"s\"\n\n{\"type\":\n");
+    jsonl.extend_from_slice(claude("assistant", "ok").as_bytes());
+    let e = run(&jsonl);
+    let got: Vec<&str> = e.candidates.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!((got, e.skipped_lines), (vec!["a", "b"], 3));
+    let e = run("\n  \n");
+    assert_eq!(
+        (e.format, e.candidates.len(), e.skipped_lines),
+        (Format::Text, 0, 0)
+    );
+}
+
+#[test]
+fn long_lines_are_skipped_and_counted() {
+    let big = "x".repeat(5 << 20);
+    let tool = format!(
+        r#"{{"type":"user","message":{{"content":[{{"type":"tool_result","content":"{big} TODO: no"}}]}}}}"#
+    );
+    let input = [
+        tool,
+        claude("assistant", &format!("TODO: {big}\nTODO: short")),
+    ];
+    let e = run(input.join("\n"));
+    assert_eq!(
+        (rows(&e), e.long_lines),
+        (vec![("short", Origin::Message, Role::Assistant, 2)], 1)
+    );
+}
+
+#[test]
+fn pretty_json_and_unknown_json() {
+    let pretty =
+        "{\n  \"type\": \"assistant\",\n  \"message\": {\"content\": \"TODO: pretty\"}\n}\n";
+    let e = run(pretty);
+    assert_eq!(
+        (e.format, rows(&e)),
+        (
+            Format::ClaudeJsonl,
+            vec![("pretty", Origin::Message, Role::Assistant, 1)]
+        )
+    );
+    let unknown = "{\"event\":\"click\"}\n{\"event\":\"TODO: x\"}\n";
+    assert!(matches!(
+        extract_bytes(unknown.as_bytes(), &opts()),
+        Err(ExtractError::NotRecognised { line: 1 })
+    ));
+    let forced = Options {
+        force_text: true,
+        ..opts()
+    };
+    let e = extract_bytes(unknown.as_bytes(), &forced).expect("text");
+    assert_eq!(e.format, Format::Text);
+}
+
+#[test]
+fn speaker_markers() {
+    assert_eq!(speaker("### Assistant:"), Some((Role::Assistant, "")));
+    assert_eq!(speaker("**User**: hi"), Some((Role::User, " hi")));
+    assert_eq!(speaker("**Human:** hi"), Some((Role::User, " hi")));
+    assert_eq!(speaker("CODEX: x"), Some((Role::Assistant, " x")));
+    for no in ["## Users", "#User", "**User: x", "The user: x", "User"] {
+        assert_eq!(speaker(no), None, "{no}");
+    }
+}
+
+#[test]
+fn reads_a_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("t.txt");
+    std::fs::write(&path, "Assistant: TODO: from file\n").expect("write temp file");
+    let e = extract_path(&path, &opts()).expect("read temp file");
+    assert_eq!(
+        rows(&e),
+        [("from file", Origin::Message, Role::Assistant, 1)]
+    );
+    assert!(extract_path(Path::new("/nonexistent/transcript"), &opts()).is_err());
+    assert!(matches!(
+        extract_path(Path::new("/dev/zero"), &opts()),
+        Err(ExtractError::Read(read::ReadError::NotRegular))
+    ));
+}
