@@ -31,3 +31,7 @@ bench-micro:
 # End-to-end benchmark against ripgrep on generated vaults (installs rg, hyperfine).
 bench:
     bash scripts/bench-e2e.sh
+
+# Precision and recall of the matching rule on the labelled pair corpus (fixtures/pairs.tsv).
+pairs:
+    cargo test --test it pair_corpus -- --nocapture
