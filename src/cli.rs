@@ -159,7 +159,7 @@ pub enum VaultCommand {
         after_help = "Examples:\n  active-status stats\n  active-status stats --zombie-days 30\n  active-status stats --format json | jq .zombies"
     )]
     Stats(StatsArgs),
-    /// Serve the Model Context Protocol on stdin/stdout (tools: status, list, route, done, cancel, defer, stats, history; the dashboard as a resource)
+    /// Serve the Model Context Protocol on stdin/stdout (tools: status, list, route, done, cancel, defer, extract, stats, history; the dashboard as a resource)
     #[command(
         after_help = "Examples:\n  active-status mcp                      # started by the agent, not by hand\n  active-status init --claude            # registers it in .mcp.json"
     )]

@@ -264,6 +264,12 @@ pub enum Error {
         path: String,
     },
 
+    /// `.mcp.json` exists but cannot be merged into.
+    McpJson {
+        path: String,
+        why: String,
+    },
+
     // ---- the MCP server ----
     /// The stdio transport or the runtime failed.
     Mcp {
@@ -364,7 +370,8 @@ impl Error {
             | NoSuchItem { .. }
             | AmbiguousItem { .. }
             | EditRefused { .. }
-            | UnsafeName { .. } => exit::DATA,
+            | UnsafeName { .. }
+            | McpJson { .. } => exit::DATA,
             Locked { .. } | EditRace { .. } => exit::LOCKED,
             GitUnavailable { .. } => exit::UNAVAILABLE,
             GitFailed { .. } => exit::USAGE,
@@ -399,6 +406,9 @@ impl Error {
             NoSuchItem { .. } => "`active-status list` shows the open items with their IDs",
             AmbiguousItem { .. } => "name one by its ID, its path:line or a longer text",
             ReadOnly { .. } => "make the file writable (chmod u+w) and run again",
+            McpJson { .. } => {
+                "fix the file, or add \"active-status\": {\"command\": \"active-status\", \"args\": [\"mcp\"]} under mcpServers by hand"
+            }
             NotGenerated { .. } => {
                 "set `output` to another file, or delete this one if it really is an old dashboard"
             }
@@ -549,6 +559,10 @@ impl Error {
                 "cannot write {path}: the file is read-only; nothing was written"
             ),
             Mcp { message } => write!(f, "mcp: {message}"),
+            McpJson { path, why } => write!(
+                f,
+                "cannot register the MCP server in {path}: {why}; the file was left as it is"
+            ),
             HookStdin { source } => write!(f, "cannot read the hook JSON on stdin: {source}"),
             HookInput { source } => write!(f, "the hook input on stdin is not JSON: {source}"),
             HookField { field } => write!(f, "hook input has no {field}"),

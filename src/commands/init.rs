@@ -65,6 +65,7 @@ pub fn init(cli: &crate::cli::Cli, args: &InitArgs) -> Result<i32> {
     }
     if args.claude {
         write_new(&vault, ".claude/skills/wrap/SKILL.md", WRAP_SKILL, quiet)?;
+        register_mcp(&vault, quiet)?;
         println!("Add this to .claude/settings.json (or ~/.claude/settings.json):");
         println!(
             "{}",
@@ -80,8 +81,44 @@ pub fn init(cli: &crate::cli::Cli, args: &InitArgs) -> Result<i32> {
             "{}",
             serde_json::to_string_pretty(&claude_hooks()).unwrap_or_default()
         );
+        println!("Add this to ~/.codex/config.toml to give Codex the MCP tools:");
+        print!("{}", crate::mcp::register::codex_block());
     }
     Ok(exit::OK)
+}
+
+/// Adds the MCP server to the project's `.mcp.json` (Claude Code), keeping
+/// every other server; an entry already there is kept.
+fn register_mcp(vault: &VaultDir, quiet: bool) -> Result<()> {
+    use crate::mcp::register::{Merged, merge_mcp_json};
+    let rel = ".mcp.json";
+    let existing = vault.read_string(rel)?;
+    let merged = merge_mcp_json(existing.as_deref()).map_err(|why| Error::McpJson {
+        path: vault.display(rel).display().to_string(),
+        why,
+    })?;
+    let path = vault.display(rel);
+    match merged {
+        Merged::Write(text) => {
+            vault.replace(rel, text.as_bytes())?;
+            if !quiet {
+                let verb = if existing.is_some() {
+                    "updated"
+                } else {
+                    "created"
+                };
+                println!("{verb}  {} (MCP server `active-status`)", path.display());
+            }
+        }
+        Merged::Kept if !quiet => {
+            println!(
+                "kept     {} (already registers `active-status`)",
+                path.display()
+            )
+        }
+        Merged::Kept => {}
+    }
+    Ok(())
 }
 
 /// A new vault inside another vault's folder is almost always a mistake

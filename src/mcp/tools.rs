@@ -132,6 +132,12 @@ pub struct StatsParams {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct ExtractParams {
+    /// Transcript file: Claude Code JSONL, Codex JSONL, or plain text.
+    pub transcript: String,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct HistoryParams {
     /// The item: its ID, its path:line, or a text.
     pub item: String,
@@ -337,6 +343,23 @@ impl Server {
     ) -> std::result::Result<CallToolResult, ErrorData> {
         let days = p.zombie_days.unwrap_or(self.cfg.stats_zombie_days);
         reply(crate::stats::compute(&self.root, &self.cfg, days))
+    }
+
+    #[tool(
+        description = "Follow-up candidates said in a transcript, each marked persisted (already in the vault) or not, as JSON: what /wrap routes."
+    )]
+    fn extract(
+        &self,
+        Parameters(p): Parameters<ExtractParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        let path = std::path::Path::new(&p.transcript);
+        reply(crate::followups::report(
+            &self.root,
+            &self.cfg,
+            path,
+            &p.transcript,
+            false,
+        ))
     }
 
     #[tool(

@@ -629,7 +629,11 @@ fn printed_json(out: &str) -> serde_json::Value {
     let start = out
         .find('{')
         .unwrap_or_else(|| panic!("no JSON in output:\n{out}"));
-    serde_json::from_str(&out[start..])
+    // The first JSON value; text may follow it (the Codex MCP block).
+    serde_json::Deserializer::from_str(&out[start..])
+        .into_iter::<serde_json::Value>()
+        .next()
+        .expect("a JSON value")
         .unwrap_or_else(|e| panic!("invalid JSON ({e}):\n{}", &out[start..]))
 }
 
@@ -673,6 +677,7 @@ fn assert_wrap_skill(text: &str) {
     for command in [
         "active-status extract",
         "active-status route --from",
+        "active-status done ID",
         "active-status audit",
     ] {
         assert!(text.contains(command), "skill lacks `{command}`:\n{text}");
@@ -709,6 +714,91 @@ fn init_codex_writes_the_wrap_skill_and_prints_valid_json() {
     assert_wrap_skill(&v.read(".codex/skills/wrap/SKILL.md"));
     assert_hooks_block(&printed_json(&stdout(&out)));
     assert!(!v.exists(".claude"), "--codex alone wrote Claude files");
+}
+
+#[test]
+fn init_claude_registers_the_mcp_server_without_clobbering_others() {
+    // A fresh .mcp.json.
+    let v = Vault::new();
+    let out = v
+        .cmd()
+        .args(["init", "--claude"])
+        .output()
+        .expect("run init");
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    assert!(
+        stdout(&out).contains(".mcp.json (MCP server `active-status`)"),
+        "{}",
+        stdout(&out)
+    );
+    let json: serde_json::Value = serde_json::from_str(&v.read(".mcp.json")).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({"mcpServers": {"active-status": {"command": "active-status", "args": ["mcp"]}}})
+    );
+    // Merged into an existing one: other servers and keys stay; run twice, kept.
+    let v = Vault::new().file(
+        ".mcp.json",
+        r#"{"mcpServers": {"db": {"command": "db-mcp", "args": ["--read-only"], "env": {"X": "1"}}}, "other": true}"#,
+    );
+    for round in 0..2 {
+        let out = v
+            .cmd()
+            .args(["init", "--claude"])
+            .output()
+            .expect("run init");
+        assert!(out.status.success(), "stderr: {}", stderr(&out));
+        if round == 1 {
+            assert!(
+                stdout(&out).contains("already registers `active-status`"),
+                "{}",
+                stdout(&out)
+            );
+        }
+    }
+    let json: serde_json::Value = serde_json::from_str(&v.read(".mcp.json")).unwrap();
+    assert_eq!(
+        json["mcpServers"]["db"],
+        serde_json::json!({"command": "db-mcp", "args": ["--read-only"], "env": {"X": "1"}})
+    );
+    assert_eq!(json["other"], true);
+    assert_eq!(
+        json["mcpServers"]["active-status"]["args"],
+        serde_json::json!(["mcp"])
+    );
+    // A file that is not a JSON object is left alone (65).
+    let v = Vault::new().file(".mcp.json", "not json\n");
+    let out = v
+        .cmd()
+        .args(["init", "--claude"])
+        .output()
+        .expect("run init");
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot register the MCP server in"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(v.read(".mcp.json"), "not json\n");
+}
+
+#[test]
+fn init_codex_prints_the_mcp_config_block() {
+    let v = Vault::new();
+    let out = v
+        .cmd()
+        .args(["init", "--codex"])
+        .output()
+        .expect("run init");
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "[mcp_servers.active-status]\ncommand = \"active-status\"\nargs = [\"mcp\"]\n"
+        ),
+        "{text}"
+    );
+    assert!(!v.exists(".mcp.json"), "--codex wrote .mcp.json");
 }
 
 #[test]

@@ -133,7 +133,7 @@ fn mcp_lists_and_calls_every_tool() {
     assert_eq!(
         names,
         [
-            "cancel", "defer", "done", "history", "list", "route", "stats", "status"
+            "cancel", "defer", "done", "extract", "history", "list", "route", "stats", "status"
         ]
     );
     for t in tools["result"]["tools"].as_array().unwrap() {
@@ -229,6 +229,36 @@ fn mcp_lists_and_calls_every_tool() {
     );
     let bad_date = c.call("defer", json!({"item": "retry", "until": "soon"}));
     assert_eq!(bad_date["isError"], true);
+
+    // extract: a plain-text transcript; a missing one is a tool error.
+    let transcript = v.join("notes.txt");
+    std::fs::write(
+        &transcript,
+        "TODO: write the changelog\nnext session: benchmark the parser\n",
+    )
+    .unwrap();
+    let ex = ok_json(&c.call("extract", json!({"transcript": transcript})));
+    let cands: Vec<(&str, bool)> = ex["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["text"].as_str().unwrap(),
+                c["persisted"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cands,
+        [
+            ("write the changelog", true),
+            ("benchmark the parser", false)
+        ],
+        "{ex}"
+    );
+    let missing = c.call("extract", json!({"transcript": v.join("nope.jsonl")}));
+    assert_eq!(missing["isError"], true);
 
     // stats and history.
     let stats = ok_json(&c.call("stats", json!({"zombie_days": 3})));
