@@ -65,6 +65,25 @@ pub struct ListParams {
     /// At most this many items.
     #[serde(default)]
     pub limit: Option<usize>,
+    /// Only items with this status: open, in_progress, flagged, forwarded.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// Only items with a due date: `overdue`, `any`, or a date YYYY-MM-DD (due on or before it).
+    #[serde(default)]
+    pub due: Option<String>,
+    /// true: only the deferred items (start or scheduled date after as_of); false or absent: only the others, as `list` does.
+    #[serde(default)]
+    pub deferred: Option<bool>,
+    /// true: only blocked items (⛔ naming an open item); false: only unblocked ones.
+    #[serde(default)]
+    pub blocked: Option<bool>,
+}
+
+/// The `due` filter of the `list` tool.
+enum DueFilter {
+    Overdue,
+    Any,
+    OnOrBefore(Date),
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -248,12 +267,28 @@ impl Server {
                     },
                 )?),
             };
+            let due = match p.due.as_deref() {
+                None => None,
+                Some("overdue") => Some(DueFilter::Overdue),
+                Some("any") => Some(DueFilter::Any),
+                Some(d) => Some(DueFilter::OnOrBefore(parse_date("due", d)?)),
+            };
             let a = crate::pipeline::analyze(&self.root, &self.cfg)?;
             let project = p.project.map(|s| s.to_ascii_lowercase());
+            let deferred = p.deferred.unwrap_or(false);
             let mut items: Vec<_> = crate::report::report_items(&a.merged, a.vault.as_of)
                 .into_iter()
                 .filter(|i| project.is_none() || i.project == project)
                 .filter(|i| kind.is_none_or(|k| i.source.kind == k))
+                .filter(|i| p.status.as_deref().is_none_or(|s| i.status.as_str() == s))
+                .filter(|i| match &due {
+                    None => true,
+                    Some(DueFilter::Overdue) => i.overdue,
+                    Some(DueFilter::Any) => i.due.is_some(),
+                    Some(DueFilter::OnOrBefore(d)) => i.due.is_some_and(|x| x <= *d),
+                })
+                .filter(|i| i.deferred_until.is_some() == deferred)
+                .filter(|i| p.blocked.is_none_or(|b| i.blocked_by.is_empty() != b))
                 .collect();
             if let Some(n) = p.limit {
                 items.truncate(n);

@@ -290,3 +290,46 @@ fn mcp_lists_and_calls_every_tool() {
     assert!(again.contains("open"), "{again}");
     c.close();
 }
+
+#[test]
+fn mcp_list_filters_by_status_due_deferred_and_blocked() {
+    let v = Vault::new()
+        .project("p")
+        .file(
+            "journal/2026-05-06.md",
+            "# 2026-05-06\n\n## Session: s (p)\n\n### Next\n\n- [/] refactor the parser\n",
+        )
+        .file(
+            "projects/p/todos.md",
+            "## Next Session\n\n- [ ] pay the invoice 📅 2026-05-01\n- [ ] renew the domain 📅 2026-06-01\n\
+             - [ ] plan the offsite 🛫 2026-07-01\n- [ ] ship the release ⛔ abc123\n- [ ] write the notes 🆔 abc123\n",
+        );
+    let mut c = Client::start(&v);
+    c.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "it", "version": "1"}}),
+    );
+    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let mut texts = |args: Value| -> Vec<String> {
+        let list = ok_json(&c.call("list", args));
+        list["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        texts(json!({"status": "in_progress"})),
+        ["refactor the parser"]
+    );
+    assert_eq!(texts(json!({"due": "overdue"})), ["pay the invoice"]);
+    assert_eq!(texts(json!({"due": "2026-06-30", "project": "p"})).len(), 2);
+    assert_eq!(texts(json!({"deferred": true})), ["plan the offsite"]);
+    assert_eq!(texts(json!({"blocked": true})), ["ship the release"]);
+    assert!(!texts(json!({})).contains(&"plan the offsite".to_string()));
+    let bad = c.call("list", json!({"due": "someday"}));
+    assert_eq!(bad["isError"], true);
+    c.close();
+}
