@@ -127,6 +127,11 @@ impl Content {
         out
     }
 
+    /// Plain-string content.
+    pub(super) fn from_text(text: String) -> Self {
+        Content(vec![(None, text)], Vec::new())
+    }
+
     /// The todo tool calls, in order.
     pub(super) fn take_todos(&mut self) -> Vec<TodoOp> {
         std::mem::take(&mut self.1)

@@ -93,6 +93,8 @@ struct Record {
     payload: Obj<Item>,
     role: Loose,
     content: Content,
+    /// Sanitised exports write `{"type":"message","role":…,"text":…}`.
+    text: Loose,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -119,7 +121,10 @@ pub(super) fn decode(line: &str) -> Decoded {
         Some("message") => Item {
             kind: record.kind,
             role: record.role,
-            content: record.content,
+            content: match record.text {
+                Loose::Str(t) => Content::from_text(t),
+                _ => record.content,
+            },
             ..Item::default()
         },
         _ => return Decoded::Ignored,
@@ -276,6 +281,8 @@ mod tests {
     fn old_unwrapped_form() {
         let l = r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"defer it"}]}"#;
         assert_eq!(msg(l), Some((Role::User, "defer it".into())));
+        let l = r#"{"type":"message","role":"assistant","timestamp":"t","text":"Next steps: x"}"#;
+        assert_eq!(msg(l), Some((Role::Assistant, "Next steps: x".into())));
     }
 
     #[test]
