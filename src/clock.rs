@@ -58,7 +58,7 @@ pub fn zone() -> TimeZone {
         Ok(tz) => zone_from(&tz).unwrap_or_else(|why| {
             eprintln!(
                 "active-status: warning: TZ={} is unusable ({why}); using UTC",
-                crate::text::escape_controls(&tz)
+                crate::output::escape_controls(&tz)
             );
             TimeZone::UTC
         }),

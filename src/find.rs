@@ -55,7 +55,7 @@ pub fn describe(merged: &Merged, ids: &[String], cluster: usize) -> String {
         "{} [{}] {} ({}:{})",
         ids[cluster],
         c.project.as_deref().unwrap_or("untagged"),
-        crate::text::escape_controls(&rep.text),
+        crate::output::escape_controls(&rep.text),
         rep.loc.path,
         rep.loc.line
     )

@@ -240,7 +240,7 @@ pub fn text(h: &History) -> String {
         o,
         "[{}] {} ({}; written on {} day{})",
         h.project.as_deref().unwrap_or("untagged"),
-        crate::text::escape_controls(&h.text),
+        crate::output::escape_controls(&h.text),
         h.status,
         h.days.len(),
         if h.days.len() == 1 { "" } else { "s" }

@@ -34,7 +34,7 @@ fn describe_holder(file: &std::fs::File) -> String {
     let field = |name: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix('=')))
-            .map(|v| crate::text::escape_controls(v).into_owned())
+            .map(|v| crate::output::escape_controls(v).into_owned())
     };
     match (field("pid"), field("command"), field("since")) {
         (Some(pid), Some(cmd), Some(since)) => format!("pid {pid} (`{cmd}`) since {since}"),

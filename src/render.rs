@@ -248,7 +248,7 @@ pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
         .map_err(|e| Error::Template {
             message: tera_chain(&e),
         })?;
-    let mut rendered = crate::text::escape_controls(&rendered).into_owned();
+    let mut rendered = crate::output::escape_controls(&rendered).into_owned();
     if !rendered.contains(crate::write::GENERATED_MARK) {
         rendered.insert_str(0, crate::write::GENERATED_NOTICE);
     }

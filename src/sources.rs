@@ -39,7 +39,7 @@ pub fn read_text(
     warnings: &mut Vec<Warning>,
 ) -> Result<Option<String>> {
     let bytes = std::fs::read(abs).map_err(|e| Error::read(abs, e))?;
-    if memchr_nul(&bytes) {
+    if has_nul(&bytes) {
         warnings.push(Warning::new(
             rel,
             "file contains NUL bytes (binary?); skipped",
@@ -135,7 +135,8 @@ fn blank_conflict_markers(text: &mut String) -> Vec<u32> {
     lines
 }
 
-fn memchr_nul(bytes: &[u8]) -> bool {
+/// Whether `bytes` hold a NUL (a binary file, skipped with a warning).
+fn has_nul(bytes: &[u8]) -> bool {
     bytes.contains(&0)
 }
 

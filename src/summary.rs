@@ -17,7 +17,7 @@ fn item_line(n: usize, p: &ReportItem) -> String {
         n,
         p.id,
         label(&p.project),
-        crate::text::escape_controls(&p.text),
+        crate::output::escape_controls(&p.text),
         p.source.path,
         p.source.line
     )
@@ -56,7 +56,7 @@ pub fn summary(r: &Report, max: usize, focus: Option<&str>) -> String {
             head.push_str(&format!(
                 "- {}: {}\n",
                 label(&g.project),
-                crate::text::escape_controls(&g.text)
+                crate::output::escape_controls(&g.text)
             ));
         }
     }

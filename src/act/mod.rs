@@ -334,7 +334,7 @@ pub fn text(a: &Acted) -> String {
         "{verb}{until}: {} [{}] {}",
         a.id,
         a.project.as_deref().unwrap_or("untagged"),
-        crate::text::escape_controls(&a.text)
+        crate::output::escape_controls(&a.text)
     );
     for c in &a.changes {
         let _ = writeln!(o, "  {} {}:{}", c.change.replace('_', " "), c.path, c.line);

@@ -24,7 +24,7 @@ fn print_text(out: &ExtractOut) {
         println!(
             "goal (line {}): {}",
             g.line,
-            crate::text::escape_controls(&g.text)
+            crate::output::escape_controls(&g.text)
         );
     }
     for c in &out.candidates {
@@ -40,8 +40,8 @@ fn print_text(out: &ExtractOut) {
         println!(
             "  line {:>5} [{origin}: {}] {}  — {state}",
             c.line,
-            crate::text::escape_controls(&c.keyword),
-            crate::text::escape_controls(&c.text)
+            crate::output::escape_controls(&c.keyword),
+            crate::output::escape_controls(&c.text)
         );
     }
 }
@@ -153,8 +153,8 @@ fn sweep(ctx: &Ctx, args: &ExtractArgs, force_text: bool) -> Result<i32> {
             for e in &out.errors {
                 println!(
                     "{}: {}",
-                    crate::text::escape_controls(&e.transcript),
-                    crate::text::escape_controls(&e.error)
+                    crate::output::escape_controls(&e.transcript),
+                    crate::output::escape_controls(&e.error)
                 );
             }
             println!(

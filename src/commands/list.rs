@@ -49,7 +49,7 @@ pub fn list(ctx: &Ctx, args: &ListArgs) -> Result<i32> {
             as_of,
             items: &items,
         })?,
-        Format::Text if !ctx.quiet => print!("{}", crate::text::list(&items)),
+        Format::Text if !ctx.quiet => print!("{}", crate::output::list(&items)),
         Format::Text => {}
     }
     Ok(exit::OK)

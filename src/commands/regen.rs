@@ -29,7 +29,7 @@ fn emit(ctx: &Ctx, report: &Report, format: Format, status: &str) -> Result<()> 
         Format::Json => print_json(report),
         Format::Text if ctx.quiet => Ok(()),
         Format::Text => {
-            print!("{}", crate::text::audit(report, status, ctx.verbose));
+            print!("{}", crate::output::audit(report, status, ctx.verbose));
             Ok(())
         }
     }
@@ -47,7 +47,7 @@ pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
         if !current && !ctx.quiet {
             eprint!(
                 "{}",
-                crate::text::stale_diff(&ctx.cfg.output, old.as_deref(), &text)
+                crate::output::stale_diff(&ctx.cfg.output, old.as_deref(), &text)
             );
         }
         let status = if current { "up to date" } else { "stale" };

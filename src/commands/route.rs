@@ -84,7 +84,7 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
                     r.path,
                     r.line,
                     dest_name(r.to),
-                    crate::text::escape_controls(&r.text)
+                    crate::output::escape_controls(&r.text)
                 );
             }
         }

@@ -93,7 +93,7 @@ pub fn text(s: &Stats) -> String {
             "  {:>4} d  [{}] {} ({}:{}; written on {} day{})",
             z.age_days,
             label(&z.project),
-            crate::text::escape_controls(&z.text),
+            crate::output::escape_controls(&z.text),
             z.path,
             z.line,
             z.days_seen,

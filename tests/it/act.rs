@@ -2,6 +2,7 @@
 //! sources, under the lock; a Done or Skipped journal entry for items
 //! without a checkbox.
 
+use crate::common::stderr;
 use crate::common::{Vault, wait_deadline};
 use serde_json::json;
 use std::time::Duration;
@@ -63,10 +64,6 @@ fn ok(v: &Vault, args: &[&str]) -> String {
     let out = v.cmd().args(args).output().unwrap();
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

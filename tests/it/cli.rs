@@ -2,6 +2,7 @@
 //! `audit`, `list` and `config` print, write and exit with.
 
 use crate::common::{Vault, bare_cmd, texts};
+use crate::common::{stderr, stdout};
 
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -60,14 +61,6 @@ fn small_vault() -> Vault {
         "journal/2026-05-06.md",
         "## Session: x (wrap-cli)\n### Next\n- [ ] add lock timeout\n- [ ] write docs\n",
     )
-}
-
-fn stdout(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn parse(out: &std::process::Output) -> Value {

@@ -4,6 +4,7 @@
 //! file without the lock. Neither ever fails the host.
 
 use crate::common::{Vault, bare_cmd, texts};
+use crate::common::{stderr, stdout};
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -43,14 +44,6 @@ impl Env {
     fn hook(&self, event: &str, stdin: &str) -> Output {
         hook_in(event, stdin, self.elsewhere.path(), self.home.path())
     }
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn start_input(cwd: &Path) -> String {

@@ -8,6 +8,7 @@
 //! Tests marked `#[ignore = "BUG: …"]` document defects found here.
 
 use crate::common::Vault;
+use crate::common::rng::Rng;
 
 use serde_json::Value;
 use std::io::Write;
@@ -19,30 +20,6 @@ use std::time::{Duration, Instant};
 const DEADLINE: Duration = Duration::from_secs(20);
 const DAY: &str = "journal/2026-05-06.md";
 const HEAD: &str = "# 2026-05-06\n\n## Session: hostile (p)\n\n### Next\n\n";
-
-/// splitmix64: a tiny deterministic PRNG.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        let mut v = Vec::with_capacity(n + 8);
-        while v.len() < n {
-            v.extend_from_slice(&self.next().to_le_bytes());
-        }
-        v.truncate(n);
-        v
-    }
-}
 
 fn proc(v: &Vault) -> Command {
     v.process()

@@ -8,6 +8,7 @@
 //! the hooks find `active-status` on PATH (the directory of the test binary).
 
 use crate::common::{Vault, bare_cmd};
+use crate::common::{stderr, stdout};
 use std::collections::BTreeSet;
 
 use std::os::unix::fs::PermissionsExt;
@@ -17,14 +18,6 @@ use tempfile::TempDir;
 
 const HOOKS: [&str; 4] = ["pre-commit", "post-merge", "post-rewrite", "post-checkout"];
 const MARKER: &str = ">>> active-status";
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// A journal file with one session whose Next section holds `item`.
 fn journal(item: &str) -> String {

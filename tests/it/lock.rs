@@ -6,6 +6,7 @@
 //! with generous upper bounds.
 
 use crate::common::Vault;
+use crate::common::stderr;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -122,10 +123,6 @@ fn timed(v: &Vault, args: &[&str]) -> (std::process::Output, Duration) {
         .output()
         .expect("run binary");
     (out, start.elapsed())
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

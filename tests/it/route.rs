@@ -4,6 +4,7 @@
 //! JSON output, what the merge then sees, and concurrent processes.
 
 use crate::common::{Vault, texts};
+use crate::common::{stderr, stdout};
 
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -11,14 +12,6 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 
 const DAY: &str = "journal/2026-05-06.md";
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// Runs `route ARGS` against `v` and returns the raw output.
 fn route(v: &Vault, args: &[&str]) -> Output {

@@ -4,18 +4,11 @@
 //! written to the place the attack aimed at.
 
 use crate::common::Vault;
+use crate::common::{stderr, stdout};
 use std::process::Output;
 
 const DAY: &str = "journal/2026-05-06.md";
 const JOURNAL: &str = "## Session: s (p)\n### Next\n- [ ] an item\n";
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn run(v: &Vault, args: &[&str]) -> Output {
     v.cmd().args(args).output().expect("run binary")

@@ -6,6 +6,7 @@
 //! sent to the terminal.
 
 use crate::common::{Vault, run_limited};
+use crate::common::{stderr, stdout};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::Output;
@@ -14,14 +15,6 @@ use std::time::Duration;
 const DEADLINE: Duration = Duration::from_secs(60);
 const DAY: &str = "journal/2026-05-06.md";
 const HEAD: &str = "# 2026-05-06\n\n## Session: s (p)\n\n### Next\n\n- [ ] first\n\n## Log\n\n";
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn run(v: &Vault, args: &[&str]) -> Output {
     v.cmd().args(args).output().expect("run binary")

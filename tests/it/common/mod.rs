@@ -7,6 +7,7 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
+pub mod rng;
 mod rules;
 #[allow(unused_imports)]
 pub use rules::*;

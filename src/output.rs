@@ -1,5 +1,5 @@
 //! Human-readable output for the terminal: the audit, `list`, and the
-//! `--check` diff.
+//! `--check` diff (the JSON output is the serialized report itself).
 
 use crate::report::{Report, ReportItem};
 use std::fmt::Write;
