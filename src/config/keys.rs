@@ -209,6 +209,20 @@ config_keys! {
         "목표",
     ]), check any;
 
+    /// Checkbox marks read as open (`[ ]`, `[?]`, `[<]`). A mark in none of the
+    /// `status.*` lists is a decoration: not an item, counted as non_task.
+    "status.open" => status_open: String = " ?<".into(), check any;
+    /// Checkbox marks read as in progress (open, ranked first in its tier).
+    "status.in_progress" => status_in_progress: String = "/~^".into(), check any;
+    /// Checkbox marks read as flagged (open, marked on the dashboard).
+    "status.flagged" => status_flagged: String = "!".into(), check any;
+    /// Checkbox marks read as forwarded (resolved when an open twin exists elsewhere).
+    "status.forwarded" => status_forwarded: String = ">".into(), check any;
+    /// Checkbox marks read as done.
+    "status.done" => status_done: String = "xX".into(), check any;
+    /// Checkbox marks read as cancelled (a resolution signal, like done).
+    "status.cancelled" => status_cancelled: String = "-".into(), check any;
+
     /// Follow-up phrases (English, Korean, Japanese, Chinese, French, German, Spanish).
     /// They count as markers: at the start of a sentence or clause, before `:`, in a
     /// heading or a line ending in `:` that leads a list, or in a deferral form.

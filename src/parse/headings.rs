@@ -145,12 +145,21 @@ impl HeadingMatcher {
     }
 
     pub fn from_config(cfg: &crate::config::Config) -> Self {
-        Self::new(
+        let mut m = Self::new(
             &cfg.next_headings,
             &cfg.done_headings,
             &cfg.skipped_headings,
             &cfg.goal_headings,
-        )
+        );
+        m.markers = super::StatusMap {
+            open: cfg.status_open.clone(),
+            in_progress: cfg.status_in_progress.clone(),
+            flagged: cfg.status_flagged.clone(),
+            forwarded: cfg.status_forwarded.clone(),
+            done: cfg.status_done.clone(),
+            cancelled: cfg.status_cancelled.clone(),
+        };
+        m
     }
 
     /// The role of a heading: the longest configured phrase its normalized

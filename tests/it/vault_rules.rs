@@ -619,3 +619,29 @@ fn bare_cr_files_are_read_as_lines() {
         ]
     );
 }
+
+#[test]
+fn the_status_map_is_configurable() {
+    let v = Vault::new()
+        .file(
+            ".agents/active-status.toml",
+            "[status]\nopen = \" ?<b\"\ndone = \"xXv\"\n",
+        )
+        .file(
+            J6,
+            md(&[
+                "## Next",
+                "- [b] now a task",
+                "- [v] finished",
+                "- [i] still a decoration",
+            ]),
+        );
+    let r = audit_on(&v, "2026-05-06");
+    assert_eq!(prio(&r), vec!["now a task"]);
+    assert_eq!(counts(&r), (1, 0, 0, 1));
+    assert_eq!(r["audit"]["non_task"], 1);
+    let out = v.cmd().arg("config").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("status.open = \" ?<b\""), "{text}");
+    assert!(text.contains("status.in_progress = \"/~^\""), "{text}");
+}
