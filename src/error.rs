@@ -264,6 +264,11 @@ pub enum Error {
         path: String,
     },
 
+    /// A route entry's `replaces` names an item with no captured inbox member.
+    NotCaptured {
+        entry: usize,
+        query: String,
+    },
     /// `.mcp.json` exists but cannot be merged into.
     McpJson {
         path: String,
@@ -371,7 +376,8 @@ impl Error {
             | AmbiguousItem { .. }
             | EditRefused { .. }
             | UnsafeName { .. }
-            | McpJson { .. } => exit::DATA,
+            | McpJson { .. }
+            | NotCaptured { .. } => exit::DATA,
             Locked { .. } | EditRace { .. } => exit::LOCKED,
             GitUnavailable { .. } => exit::UNAVAILABLE,
             GitFailed { .. } => exit::USAGE,
@@ -559,6 +565,10 @@ impl Error {
                 "cannot write {path}: the file is read-only; nothing was written"
             ),
             Mcp { message } => write!(f, "mcp: {message}"),
+            NotCaptured { entry, query } => write!(
+                f,
+                "route entry {entry}: `replaces` {query:?} names an open item with no captured inbox place; nothing was written"
+            ),
             McpJson { path, why } => write!(
                 f,
                 "cannot register the MCP server in {path}: {why}; the file was left as it is"

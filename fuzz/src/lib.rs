@@ -292,6 +292,7 @@ fn route_check(data: &[u8], idempotent: bool) {
         project: with_project.then(|| "wrap-cli".to_string()),
         task: (to == Dest::Active).then(|| "lock-timeout".to_string()),
         date: None,
+        replaces: None,
     };
     let date = jiff::civil::date(2026, 5, 6);
     // Texts that start with block syntax (`# …`, `[ ] …`) are refused by

@@ -122,59 +122,13 @@ pub fn prepare(
     let mut needs_entry = false;
     for &m in &c.members {
         let item = &merged.items[m];
-        let rel = item.loc.path.to_string();
-        let line = item.loc.line;
-        let mut change = None;
-        plan.edit(vault, &rel, |snap, text| {
-            if snap.mode & 0o222 == 0 {
-                return Err(Error::ReadOnly { path: rel.clone() });
-            }
-            let doc = parse_document(body_of(text), &headings);
-            let entry = entry_at(&doc, line, &item.norm, &rel)?;
-            // The item's own line decides first, then the file.
-            let own = text
-                .lines()
-                .nth((line as usize).saturating_sub(1))
-                .unwrap_or_default();
-            let style = style_of(own).or_else(|| style_of(text));
-            let edited = match action {
-                Action::Done | Action::Cancel if !entry.check.has_box() => {
-                    needs_entry = true;
-                    return Ok(text.to_string());
-                }
-                Action::Done | Action::Cancel => {
-                    let (mark, emoji, key, what) = if action == Action::Done {
-                        ('x', "✅", "completion", "ticked")
-                    } else {
-                        ('-', "❌", "cancelled", "cancelled")
-                    };
-                    change = Some(what);
-                    let ticked = line::set_mark(text, line, mark)
-                        .ok_or_else(|| refuse(&rel, line, "no checkbox found on the line"))?;
-                    match style {
-                        Some(MetaStyle::Tasks) => {
-                            line::set_date_field(&ticked, line, MetaStyle::Tasks, emoji, key, date)
-                                .ok_or_else(|| refuse(&rel, line, "cannot add the date"))?
-                        }
-                        _ => ticked,
-                    }
-                }
-                Action::Defer { until } => {
-                    change = Some("start_date");
-                    let style = style.unwrap_or(MetaStyle::Tasks);
-                    line::set_date_field(text, line, style, "🛫", "start", until)
-                        .ok_or_else(|| refuse(&rel, line, "cannot add the start date"))?
-                }
-            };
-            check_edit(&edited, &headings, line, &item.norm, action, &rel)?;
-            Ok(edited)
-        })?;
-        if let Some(what) = change {
-            changes.push(Change {
-                path: rel,
-                line,
+        match edit_member(&mut plan, vault, &headings, item, action, date)? {
+            Some(what) => changes.push(Change {
+                path: item.loc.path.to_string(),
+                line: item.loc.line,
                 change: what,
-            });
+            }),
+            None => needs_entry = true,
         }
     }
     if needs_entry {
@@ -184,6 +138,7 @@ pub fn prepare(
             Dest::Skip
         };
         let entry = RouteEntry {
+            replaces: None,
             text: rep.text.clone(),
             to,
             project: c.project.clone(),
@@ -218,6 +173,68 @@ pub fn prepare(
         },
         plan.into_changes(),
     ))
+}
+
+/// Edits one open member of a cluster in `plan`: the checkbox (done,
+/// cancel) or the start date (defer). Returns the change made, or `None`
+/// for a done/cancel of an item without a checkbox (it needs a journal entry).
+fn edit_member(
+    plan: &mut Plan,
+    vault: &VaultDir,
+    headings: &HeadingMatcher,
+    item: &crate::item::Item,
+    action: Action,
+    date: Date,
+) -> Result<Option<&'static str>> {
+    let rel = item.loc.path.to_string();
+    let line = item.loc.line;
+    let mut change = None;
+    let mut needs_entry = false;
+    plan.edit(vault, &rel, |snap, text| {
+        if snap.mode & 0o222 == 0 {
+            return Err(Error::ReadOnly { path: rel.clone() });
+        }
+        let doc = parse_document(body_of(text), headings);
+        let entry = entry_at(&doc, line, &item.norm, &rel)?;
+        // The item's own line decides first, then the file.
+        let own = text
+            .lines()
+            .nth((line as usize).saturating_sub(1))
+            .unwrap_or_default();
+        let style = style_of(own).or_else(|| style_of(text));
+        let edited = match action {
+            Action::Done | Action::Cancel if !entry.check.has_box() => {
+                needs_entry = true;
+                return Ok(text.to_string());
+            }
+            Action::Done | Action::Cancel => {
+                let (mark, emoji, key, what) = if action == Action::Done {
+                    ('x', "✅", "completion", "ticked")
+                } else {
+                    ('-', "❌", "cancelled", "cancelled")
+                };
+                change = Some(what);
+                let ticked = line::set_mark(text, line, mark)
+                    .ok_or_else(|| refuse(&rel, line, "no checkbox found on the line"))?;
+                match style {
+                    Some(MetaStyle::Tasks) => {
+                        line::set_date_field(&ticked, line, MetaStyle::Tasks, emoji, key, date)
+                            .ok_or_else(|| refuse(&rel, line, "cannot add the date"))?
+                    }
+                    _ => ticked,
+                }
+            }
+            Action::Defer { until } => {
+                change = Some("start_date");
+                let style = style.unwrap_or(MetaStyle::Tasks);
+                line::set_date_field(text, line, style, "🛫", "start", until)
+                    .ok_or_else(|| refuse(&rel, line, "cannot add the start date"))?
+            }
+        };
+        check_edit(&edited, headings, line, &item.norm, action, &rel)?;
+        Ok(edited)
+    })?;
+    Ok(if needs_entry { None } else { change })
 }
 
 /// The edited line must parse back as the same item, now done, cancelled
@@ -316,6 +333,76 @@ pub fn run_action(
     let mut acted = crate::cas::edit(vault, |v| plan_action(v, cfg, query, action, date))?;
     acted.written = true;
     Ok(acted)
+}
+
+/// Plans a route batch whose entries may name a captured inbox item they
+/// replace (`replaces[i]` for entry `i`: an ID, `path:line` or text): every
+/// open captured member of that item is ticked `[x]` in the same plan as the
+/// routes, so the capture is retired in the same locked, compare-and-swap
+/// step. An item without a captured member is refused (nothing written).
+pub fn plan_routes_replacing(
+    vault: &VaultDir,
+    cfg: &Config,
+    view: &crate::route::VaultView,
+    entries: &[crate::route::Checked],
+    replaces: &[Option<String>],
+    date: Date,
+) -> Result<(Vec<crate::route::RouteResult>, Vec<FileChange>)> {
+    let analysis = crate::pipeline::analyze(vault.root(), cfg)?;
+    let merged = &analysis.merged;
+    let headings = HeadingMatcher::from_config(cfg);
+    let mut plan = Plan::with_view(view.clone());
+    let mut retired: Vec<Vec<String>> = vec![Vec::new(); entries.len()];
+    for (i, query) in replaces.iter().enumerate() {
+        let Some(query) = query else { continue };
+        let cluster = crate::find::find_open(merged, query, cfg.dedup_threshold)?;
+        let captured: Vec<&crate::item::Item> = merged.clusters[cluster]
+            .members
+            .iter()
+            .map(|&m| &merged.items[m])
+            .filter(|it| it.kind == crate::item::SourceKind::Captured)
+            .collect();
+        if captured.is_empty() {
+            return Err(Error::NotCaptured {
+                entry: i + 1,
+                query: query.clone(),
+            });
+        }
+        for item in captured {
+            if edit_member(&mut plan, vault, &headings, item, Action::Done, date)?.is_none() {
+                return Err(refuse(
+                    &item.loc.path,
+                    item.loc.line,
+                    "the captured item has no checkbox to tick",
+                ));
+            }
+            retired[i].push(format!("{}:{}", item.loc.path, item.loc.line));
+        }
+    }
+    let mut results = entries
+        .iter()
+        .map(|e| plan.add(vault, cfg, &view.projects, e))
+        .collect::<Result<Vec<_>>>()?;
+    crate::route::settle_lines(&mut results);
+    for (r, places) in results.iter_mut().zip(retired) {
+        r.replaced = places;
+    }
+    Ok((results, plan.into_changes()))
+}
+
+/// Routes and retires the replaced captures, compare-and-swap. Call with the
+/// lock held.
+pub fn route_replacing(
+    vault: &VaultDir,
+    cfg: &Config,
+    view: &crate::route::VaultView,
+    entries: &[crate::route::Checked],
+    replaces: &[Option<String>],
+    date: Date,
+) -> Result<Vec<crate::route::RouteResult>> {
+    crate::cas::edit(vault, |v| {
+        plan_routes_replacing(v, cfg, view, entries, replaces, date)
+    })
 }
 
 /// One line per change, for the text output.

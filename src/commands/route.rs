@@ -37,6 +37,7 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
     let entries = match (&args.from, args.to) {
         (Some(from), _) => read_entries(from)?,
         (None, Some(to)) => vec![RouteEntry {
+            replaces: None,
             text: args.text.join(" "),
             to,
             project: args.project.clone(),
@@ -50,6 +51,7 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
         }
     };
     let checked = validate(&entries, default_date)?;
+    let replaces: Vec<Option<String>> = entries.iter().map(|e| e.replaces.clone()).collect();
     let opts = ctx.lock_options(&args.lock);
     let template = if args.regen {
         let t = crate::render::template_source(&ctx.root, &ctx.cfg)?;
@@ -65,7 +67,12 @@ pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
         // Planned in memory from fresh reads (each entry checked to parse
         // back as the item it should be), then written compare-and-swap:
         // a refused entry leaves every file as it was.
-        let results = route_batch(&vault, &ctx.cfg, &view, &checked)?;
+        let results = if replaces.iter().any(Option::is_some) {
+            // Entries that replace a captured inbox item retire it in the same step.
+            crate::act::route_replacing(&vault, &ctx.cfg, &view, &checked, &replaces, today)?
+        } else {
+            route_batch(&vault, &ctx.cfg, &view, &checked)?
+        };
         let regen = template
             .as_ref()
             .map(|t| crate::pipeline::regenerate(&ctx.root, &ctx.cfg, t));

@@ -112,6 +112,9 @@ pub struct RouteEntryParam {
     /// Journal date YYYY-MM-DD (default today).
     #[serde(default)]
     pub date: Option<String>,
+    /// A captured inbox item (ID, path:line or text) this entry replaces: it is ticked in the same step.
+    #[serde(default)]
+    pub replaces: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -313,6 +316,7 @@ impl Server {
                 .entries
                 .into_iter()
                 .map(|e| RouteEntry {
+                    replaces: e.replaces,
                     text: e.text,
                     to: match e.to {
                         DestParam::Journal => Dest::Journal,
@@ -327,11 +331,20 @@ impl Server {
                     date: e.date,
                 })
                 .collect();
-            let checked = validate(&entries, crate::clock::now().date())?;
+            let today = crate::clock::now().date();
+            let checked = validate(&entries, today)?;
+            let replaces: Vec<Option<String>> =
+                entries.iter().map(|e| e.replaces.clone()).collect();
             with_lock(&self.lock_options(), || {
                 let vault = VaultDir::open(&self.root)?;
                 let view = crate::route::VaultView::discover(&self.root, &self.cfg)?;
-                route_batch(&vault, &self.cfg, &view, &checked)
+                if replaces.iter().any(Option::is_some) {
+                    crate::act::route_replacing(
+                        &vault, &self.cfg, &view, &checked, &replaces, today,
+                    )
+                } else {
+                    route_batch(&vault, &self.cfg, &view, &checked)
+                }
             })
         })())
     }

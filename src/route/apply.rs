@@ -163,6 +163,7 @@ impl Plan {
         let path_project = matches!(e.to, Dest::Project | Dest::Active);
         if let Some(line) = already_present(&doc, e, known, cfg.dedup_threshold, path_project) {
             return Ok(RouteResult {
+                replaced: Vec::new(),
                 text: e.text.clone(),
                 to: e.to,
                 path: rel,
@@ -188,6 +189,7 @@ impl Plan {
         self.files
             .insert(rel.clone(), (before, format!("{bom}{new_body}")));
         Ok(RouteResult {
+            replaced: Vec::new(),
             text: e.text.clone(),
             to: e.to,
             path: rel,

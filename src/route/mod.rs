@@ -42,6 +42,10 @@ pub struct RouteEntry {
     /// Journal date (YYYY-MM-DD) for journal, skip and goal; default `--date` or today.
     #[serde(default)]
     pub date: Option<String>,
+    /// A captured inbox item (its ID, path:line or text) this entry replaces:
+    /// it is ticked in the same locked step (see `act::route_replacing`).
+    #[serde(default)]
+    pub replaces: Option<String>,
 }
 
 /// Reads `route --from` input: a JSON array of entries, or the object
@@ -109,6 +113,9 @@ pub struct RouteResult {
     /// the same file at or after that line move down by the count.
     #[serde(skip)]
     pub shift: Option<(u32, u32)>,
+    /// The captured inbox item(s) this entry retired, as `path:line`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<String>,
 }
 
 /// Keeps the line numbers of a batch's results true after later entries
@@ -265,6 +272,7 @@ mod tests {
 
     fn result(path: &str, line: u32, shift: Option<(u32, u32)>) -> RouteResult {
         RouteResult {
+            replaced: Vec::new(),
             text: "t".into(),
             to: Dest::Journal,
             path: path.into(),

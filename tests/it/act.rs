@@ -422,3 +422,78 @@ fn a_concurrent_route_into_the_same_file_loses_nothing() {
     );
     assert!(todos.contains("\nNotes stay as they are.\n"), "{todos}");
 }
+
+const INBOX: &str = ".agents/inbox/2026-05-06T183000-abcd1234.md";
+
+fn inbox_vault() -> Vault {
+    vault().file(
+        INBOX,
+        "# Captured follow-ups 2026-05-06 18:30:00\n\n<!-- project: wrap-cli -->\n\n### Next (captured)\n\n- [ ] (wrap-cli) benchmark the parser\n- [ ] (wrap-cli) rewrite it in Go\n",
+    )
+}
+
+#[test]
+fn route_from_replaces_a_captured_item_in_the_same_step() {
+    let v = inbox_vault();
+    let batch = r#"[{"text": "Benchmark the parser on the large vault", "to": "project", "project": "wrap-cli", "replaces": "benchmark the parser"}]"#;
+    let out = v
+        .cmd()
+        .args(["route", "--from", "-", "--format", "json"])
+        .write_stdin(batch)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(results[0]["status"], "added");
+    assert_eq!(results[0]["replaced"], json!([format!("{INBOX}:7")]));
+    assert!(
+        v.read(INBOX)
+            .contains("- [x] (wrap-cli) benchmark the parser\n")
+    );
+    assert!(
+        v.read(INBOX)
+            .contains("- [ ] (wrap-cli) rewrite it in Go\n")
+    );
+    assert!(
+        v.read("projects/wrap-cli/todos.md")
+            .contains("- [ ] Benchmark the parser on the large vault\n")
+    );
+    let open = v.open_texts();
+    assert!(
+        !open.contains(&"benchmark the parser".to_string()),
+        "{open:?}"
+    );
+    assert!(
+        open.contains(&"Benchmark the parser on the large vault".to_string()),
+        "{open:?}"
+    );
+}
+
+#[test]
+fn route_from_replaces_refuses_an_item_that_is_not_captured() {
+    let v = inbox_vault();
+    let before = snapshot(&v);
+    let batch = r#"[{"text": "x y z", "to": "journal", "replaces": "port to Windows"}]"#;
+    let out = v
+        .cmd()
+        .args(["route", "--from", "-"])
+        .write_stdin(batch)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("route entry 1: `replaces` \"port to Windows\" names an open item with no captured inbox place; nothing was written"),
+        "{}",
+        stderr(&out)
+    );
+    let out = v
+        .cmd()
+        .args(["route", "--from", "-"])
+        .write_stdin(
+            r#"[{"text": "x y z", "to": "journal", "replaces": "nothing like it at all"}]"#,
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert_eq!(snapshot(&v), before);
+}
