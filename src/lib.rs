@@ -41,6 +41,7 @@ pub mod stats;
 pub mod summary;
 pub mod sweep;
 pub mod task_meta;
+pub mod trail;
 pub mod transcript;
 pub mod vault_fs;
 pub mod write;

@@ -109,8 +109,49 @@ pub fn audit(r: &Report, status: &str, verbose: u8) -> String {
     if verbose > 0 {
         let _ = writeln!(o, "priorities:");
         o.push_str(&list(&r.priorities));
+        trail(&mut o, r);
     }
     escape_controls(&o).into_owned()
+}
+
+/// `audit -v`: what resolved each item, and what merged with what.
+fn trail(o: &mut String, r: &Report) {
+    if !r.resolutions.is_empty() {
+        let _ = writeln!(o, "resolved: {}", r.resolutions.len());
+        for res in &r.resolutions {
+            let by = match &res.closed_by {
+                Some(c) => format!("{} ({}:{})", c.text, c.path, c.line),
+                None => "its open twin (forwarded [>])".to_string(),
+            };
+            let _ = writeln!(
+                o,
+                "  {}:{} {}  <- {by}, similarity {:.3}",
+                res.path, res.line, res.text, res.similarity
+            );
+        }
+    }
+    let clusters = r
+        .priorities
+        .iter()
+        .chain(&r.overflow)
+        .chain(&r.deferred)
+        .chain(&r.blocked)
+        .filter(|i| i.seen_in.len() > 1);
+    let mut head = false;
+    for i in clusters {
+        if !head {
+            let _ = writeln!(o, "merged:");
+            head = true;
+        }
+        let _ = writeln!(o, "  {} {}", i.id, i.text);
+        for m in &i.seen_in[1..] {
+            let _ = writeln!(
+                o,
+                "    {}:{} similarity {:.3}",
+                m.path, m.line, m.similarity
+            );
+        }
+    }
 }
 
 fn more(o: &mut String, total: usize, shown: usize) {

@@ -27,6 +27,8 @@ pub struct Report {
     /// Open items whose `⛔` names an open item's `🆔`.
     pub blocked: Vec<ReportItem>,
     pub active_tasks: Vec<ActiveTask>,
+    /// Every resolved item with the Done entry that closed it.
+    pub resolutions: Vec<crate::trail::ResolutionOut>,
     pub audit: Audit,
 }
 
@@ -41,7 +43,8 @@ pub struct ReportItem {
     pub first_seen: Option<Date>,
     pub last_seen: Option<Date>,
     pub age_days: Option<i32>,
-    pub seen_in: Vec<Place>,
+    /// Every member, the representative first, with its similarity to it.
+    pub seen_in: Vec<crate::trail::Member>,
     /// `open`, `in_progress`, `flagged` or `forwarded`.
     pub status: ItemStatus,
     pub due: Option<Date>,
@@ -190,7 +193,8 @@ pub fn report_items_at(
         .clusters
         .iter()
         .zip(ids)
-        .map(|(c, id)| {
+        .enumerate()
+        .map(|(n, (c, id))| {
             let rep = &merged.items[c.members[0]];
             let meta = rep.meta.as_deref().cloned().unwrap_or_default();
             // Deferred only when every copy is: one actionable copy shows.
@@ -222,14 +226,7 @@ pub fn report_items_at(
                     (Some(a), Some(f)) => days_between(f, a),
                     _ => None,
                 },
-                seen_in: c
-                    .members
-                    .iter()
-                    .map(|&m| Place {
-                        path: merged.items[m].loc.path.clone(),
-                        line: merged.items[m].loc.line,
-                    })
-                    .collect(),
+                seen_in: crate::trail::members(merged, n),
                 status: rep.status,
                 due: meta.due,
                 scheduled: meta.scheduled,
@@ -368,5 +365,6 @@ pub fn build(analysis: &Analysis, cfg: &Config) -> Report {
         deferred,
         blocked,
         active_tasks: vault.active_tasks.clone(),
+        resolutions: crate::trail::resolutions(merged, &vault.signals),
     }
 }

@@ -214,7 +214,9 @@ fn assert_item(item: &Value) {
         "seen_in lists at least the representative"
     );
     for s in seen {
-        assert_keys(s, &["path", "line"], "ITEM.seen_in[]");
+        assert_keys(s, &["path", "line", "similarity"], "ITEM.seen_in[]");
+        let sim = s["similarity"].as_f64().expect("similarity");
+        assert!((0.0..=1.0).contains(&sim), "{item}");
         assert_rel_path(&s["path"], "seen_in");
         assert_line(&s["line"], "seen_in");
     }
@@ -238,10 +240,34 @@ fn assert_report_shape(r: &Value) {
             "deferred",
             "blocked",
             "active_tasks",
+            "resolutions",
             "audit",
         ],
         "report",
     );
+    for res in r["resolutions"].as_array().expect("resolutions") {
+        assert_keys(
+            res,
+            &[
+                "text",
+                "project",
+                "kind",
+                "path",
+                "line",
+                "date",
+                "closed_by",
+                "similarity",
+            ],
+            "resolution",
+        );
+        if !res["closed_by"].is_null() {
+            assert_keys(
+                &res["closed_by"],
+                &["text", "project", "path", "line", "date"],
+                "resolution.closed_by",
+            );
+        }
+    }
     assert_eq!(r["schema"], 1);
     assert!(is_date_or_null(&r["as_of"]));
     assert!(r["output"].is_string());

@@ -286,3 +286,52 @@ fn huge_texts_are_keyed_on_their_start() {
     assert_eq!(k.chars().count(), active_status::normalize::KEY_CHARS);
     assert_eq!(key(&k), k);
 }
+
+#[test]
+fn the_trail_names_the_closing_done_entry_and_member_similarity() {
+    let v = Vault::new().project("p");
+    journal(
+        &v,
+        "2026-05-02",
+        &[
+            "### Next",
+            "- [ ] Add a password reset flow",
+            "- [ ] Add lock timeout",
+        ],
+    );
+    journal(
+        &v,
+        "2026-05-03",
+        &[
+            "### Next",
+            "- [ ] add lock timeouts",
+            "### Done",
+            "- [x] Added the password reset flow",
+        ],
+    );
+    let r = audit(&v);
+    assert_eq!(
+        r["resolutions"],
+        serde_json::json!([{
+            "text": "Add a password reset flow", "project": "p", "kind": "journal_next",
+            "path": "journal/2026-05-02.md", "line": 3, "date": "2026-05-02",
+            "closed_by": {"text": "Added the password reset flow", "project": "p",
+                          "path": "journal/2026-05-03.md", "line": 5, "date": "2026-05-03"},
+            "similarity": 1.0,
+        }])
+    );
+    let seen = &r["priorities"][0]["seen_in"];
+    assert_eq!(seen[0]["similarity"], 1.0);
+    // "ad lock timeout" / "ad lock timeouts" before stemming the plural:
+    // both stem to the same key.
+    assert_eq!(seen[1]["similarity"], 1.0);
+    let out = v.cmd().args(["audit", "-v"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "journal/2026-05-02.md:3 Add a password reset flow  <- Added the password reset flow (journal/2026-05-03.md:5), similarity 1.000"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("merged:\n"), "{text}");
+}
