@@ -191,4 +191,46 @@ mod tests {
             assert_eq!(fresh, "# 2026-06-01\n");
         }
     }
+
+    proptest::proptest! {
+        /// Whatever the vault holds, the destination is an existing file of
+        /// that day, or a new `<date>.md` under the folder of a journal file
+        /// (or the configured one), at most two levels below it.
+        #[test]
+        fn the_destination_is_always_a_journal_file_of_that_day(
+            days in proptest::collection::vec((0i16..3, 1i8..13, 1i8..29, 0usize..5), 0..8),
+            want in (0i16..3, 1i8..13, 1i8..29),
+        ) {
+            let cfg = Config::default();
+            let date = |(y, m, dd): (i16, i8, i8)| Date::new(2024 + y, m, dd).expect("date");
+            let journals: Vec<(Date, String)> = days
+                .iter()
+                .map(|&(y, m, dd, layout)| {
+                    let d = date((y, m, dd));
+                    let dir = match layout {
+                        0 => String::new(),
+                        1 => format!("{}/", d.year()),
+                        2 => format!("{}/{:02}/", d.year(), d.month()),
+                        3 => format!("{}-{:02}/", d.year(), d.month()),
+                        _ => "notes/".to_string(),
+                    };
+                    (d, format!("journal/{dir}{d}.md"))
+                })
+                .collect();
+            let view = VaultView { projects: Vec::new(), journals: journals.clone() };
+            let day = date(want);
+            let (rel, fresh) = view.journal_file_for(&cfg, day);
+            match journals.iter().find(|(d, r)| *d == day && *r == rel) {
+                Some(_) => proptest::prop_assert_eq!(fresh, ""),
+                None => {
+                    proptest::prop_assert!(!journals.iter().any(|(d, _)| *d == day));
+                    proptest::prop_assert!(rel.starts_with("journal/"), "{}", rel);
+                    let want_suffix = format!("/{day}.md");
+                    proptest::prop_assert!(rel.ends_with(&want_suffix), "{}", rel);
+                    proptest::prop_assert!(rel.matches('/').count() <= 4, "{}", rel);
+                    proptest::prop_assert_eq!(fresh, format!("# {day}\n"));
+                }
+            }
+        }
+    }
 }
