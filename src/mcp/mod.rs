@@ -4,6 +4,7 @@
 //! same errors; a refusal is a tool error carrying the message, never a
 //! crash. Writes take the vault lock like the commands do.
 
+mod params;
 pub mod register;
 mod tools;
 

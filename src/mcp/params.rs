@@ -1,0 +1,124 @@
+//! The arguments of the MCP tools, with their JSON schemas.
+
+use jiff::civil::Date;
+use rmcp::schemars;
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct StatusParams {
+    /// Put this project first (its goal and every open item), the rest as one count line.
+    #[serde(default)]
+    pub project: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct ListParams {
+    /// Only items of this project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Only items whose representative comes from this source kind:
+    /// journal_next, captured, active_todos, project_todos, progress.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// At most this many items.
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// Only items with this status: open, in_progress, flagged, forwarded.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// Only items with a due date: `overdue`, `any`, or a date YYYY-MM-DD (due on or before it).
+    #[serde(default)]
+    pub due: Option<String>,
+    /// true: only the deferred items (start or scheduled date after as_of); false or absent: only the others, as `list` does.
+    #[serde(default)]
+    pub deferred: Option<bool>,
+    /// true: only blocked items (⛔ naming an open item); false: only unblocked ones.
+    #[serde(default)]
+    pub blocked: Option<bool>,
+}
+
+/// The `due` filter of the `list` tool.
+pub(super) enum DueFilter {
+    Overdue,
+    Any,
+    OnOrBefore(Date),
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DestParam {
+    Journal,
+    Project,
+    Active,
+    Skip,
+    Goal,
+    Done,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct RouteEntryParam {
+    /// The follow-up, one line.
+    pub text: String,
+    /// Where it goes.
+    pub to: DestParam,
+    /// Project slug (required for project and active).
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Task slug (required for active).
+    #[serde(default)]
+    pub task: Option<String>,
+    /// Journal date YYYY-MM-DD (default today).
+    #[serde(default)]
+    pub date: Option<String>,
+    /// A captured inbox item (ID, path:line or text) this entry replaces: it is ticked in the same step.
+    #[serde(default)]
+    pub replaces: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct RouteParams {
+    /// Entries, validated whole before anything is written.
+    pub entries: Vec<RouteEntryParam>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct ActParams {
+    /// The item: its ID, its path:line, or a text matching exactly one open item.
+    pub item: String,
+    /// Date of a Done/Skipped entry and of ✅/❌ fields, YYYY-MM-DD (default today).
+    #[serde(default)]
+    pub date: Option<String>,
+    /// Plan only: return the changes and a diff, write nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct DeferParams {
+    /// The item: its ID, its path:line, or a text matching exactly one open item.
+    pub item: String,
+    /// Deferred until this date, YYYY-MM-DD.
+    pub until: String,
+    /// Plan only: return the changes and a diff, write nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct StatsParams {
+    /// Zombie age and stuck-project window in days (default: stats.zombie_days).
+    #[serde(default)]
+    pub zombie_days: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct ExtractParams {
+    /// Transcript file: Claude Code JSONL, Codex JSONL, or plain text.
+    pub transcript: String,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct HistoryParams {
+    /// The item: its ID, its path:line, or a text.
+    pub item: String,
+}
