@@ -154,6 +154,11 @@ pub enum VaultCommand {
         after_help = "Examples:\n  active-status history \"add lock timeout\"\n  active-status history journal/2026-05-06.md:12 --format json"
     )]
     History(HistoryArgs),
+    /// Why one item is where it is: where it was collected, what merged with it, what resolved it, near misses
+    #[command(
+        after_help = "Examples:\n  active-status explain 3fy6bd\n  active-status explain \"add lock timeout\" --format json"
+    )]
+    Explain(ExplainArgs),
     /// Vault statistics: created vs done per week, age of open items, zombies, stuck projects
     #[command(
         after_help = "Examples:\n  active-status stats\n  active-status stats --zombie-days 30\n  active-status stats --format json | jq .zombies"
@@ -302,6 +307,15 @@ pub struct DeferArgs {
 pub struct HistoryArgs {
     /// The item: its path:line, or a text that matches it
     #[arg(value_name = "ITEM", required = true)]
+    pub item: Vec<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The item: its ID, its path:line, or its text (an open or a resolved item)
+    #[arg(value_name = "ID|TEXT", required = true)]
     pub item: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,

@@ -17,6 +17,7 @@ pub mod commands;
 pub mod config;
 pub mod discover;
 pub mod error;
+pub mod explain;
 pub mod find;
 pub mod followups;
 pub mod guards;

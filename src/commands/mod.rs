@@ -3,6 +3,7 @@
 
 mod act;
 mod config_cmd;
+mod explain;
 mod extract;
 mod history;
 mod hook;
@@ -100,6 +101,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             act::act(&ctx, &args.act, crate::act::Action::Defer { until })
         }
         VaultCommand::History(args) => history::history(&ctx, args),
+        VaultCommand::Explain(args) => explain::explain(&ctx, args),
         VaultCommand::Stats(args) => stats::stats(&ctx, args),
         VaultCommand::Mcp => {
             crate::mcp::serve(ctx.root, ctx.cfg)?;

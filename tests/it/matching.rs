@@ -335,3 +335,66 @@ fn the_trail_names_the_closing_done_entry_and_member_similarity() {
     );
     assert!(text.contains("merged:\n"), "{text}");
 }
+
+#[test]
+fn explain_shows_places_resolution_and_near_misses() {
+    let v = Vault::new().project("p");
+    journal(
+        &v,
+        "2026-05-02",
+        &[
+            "### Next",
+            "- [ ] [[2024-10-17 Interaction and Pleasure]]",
+            "- [ ] call <private>Bob</private> about the contract",
+            "- [ ] Add a password reset flow",
+        ],
+    );
+    journal(
+        &v,
+        "2026-05-03",
+        &[
+            "### Next",
+            "- [ ] call <private>Alice</private> about the contract",
+            "### Done",
+            "- [x] [[2024-11-21 Interaction and Pleasure]]",
+            "- [x] Added the password reset flow",
+        ],
+    );
+    let e = v.json(&["explain", "--format", "json", "journal/2026-05-02.md:3"]);
+    assert_eq!(e["state"], "shown");
+    assert_eq!(e["text"], "[[2024-10-17 Interaction and Pleasure]]");
+    assert_eq!(e["resolved_by"], serde_json::Value::Null);
+    assert_eq!(e["collected"].as_array().unwrap().len(), 1);
+    let near = &e["near_misses"][0];
+    assert_eq!(near["what"], "done");
+    assert_eq!(near["path"], "journal/2026-05-03.md");
+    assert_eq!(near["line"], 5);
+    assert_eq!(
+        near["reason"],
+        "distinguishing token `2024-10-17` on one side only"
+    );
+    // The private contents are compared but never shown.
+    let out = v
+        .cmd()
+        .args(["explain", "journal/2026-05-02.md:4"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("different private contents"), "{text}");
+    assert!(!text.contains("Bob") && !text.contains("Alice"), "{text}");
+    // A resolved item by its text.
+    let e = v.json(&["explain", "--format", "json", "Add a password reset flow"]);
+    assert_eq!(e["state"], "resolved");
+    assert_eq!(e["id"], serde_json::Value::Null);
+    assert_eq!(e["resolved_by"]["entry"]["line"], 6);
+    assert_eq!(e["resolved_by"]["similarity"], 1.0);
+    // An ID from list.
+    let list = v.json(&["list", "--format", "json"]);
+    let id = list["items"][0]["id"].as_str().unwrap();
+    let e = v.json(&["explain", "--format", "json", id]);
+    assert_eq!(e["id"], id);
+    assert_eq!(e["rank"], 1);
+    // Nothing by that name.
+    let out = v.cmd().args(["explain", "zz22zz"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(65));
+}

@@ -1,0 +1,311 @@
+//! `explain`: for one item, every place it was collected, what merged with
+//! it and how similar, what resolved it or why it is open, where it stands
+//! (shown, overflow, deferred, blocked), and near misses: texts within 0.10
+//! below the threshold, or above it but kept apart by a guard (with the
+//! reason). Private contents are never shown.
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::guards;
+use crate::item::{Item, SourceKind};
+use crate::normalize::similarity;
+use crate::report::Analysis;
+use crate::trail::{ClosedBy, rounded};
+use jiff::civil::Date;
+use serde::Serialize;
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// How far below the threshold a text still counts as a near miss.
+pub const NEAR: f64 = 0.10;
+/// Near misses listed at most.
+const SHOWN: usize = 20;
+
+#[derive(Debug, Serialize)]
+pub struct Explanation {
+    pub schema: u32,
+    pub query: String,
+    /// The open item's ID (null for a resolved item).
+    pub id: Option<String>,
+    pub text: String,
+    pub project: Option<String>,
+    /// `shown`, `overflow`, `deferred`, `blocked` or `resolved`.
+    pub state: &'static str,
+    /// 1-based place among the priorities when shown.
+    pub rank: Option<usize>,
+    pub threshold: f64,
+    /// Every collected copy, the representative first.
+    pub collected: Vec<Copy>,
+    pub resolved_by: Option<Resolved>,
+    pub near_misses: Vec<NearMiss>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Copy {
+    pub text: String,
+    pub kind: SourceKind,
+    pub path: Arc<str>,
+    pub line: u32,
+    pub date: Option<Date>,
+    pub similarity: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Resolved {
+    /// Null for a forwarded item closed by its open twin.
+    pub entry: Option<ClosedBy>,
+    pub similarity: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NearMiss {
+    pub text: String,
+    /// `open`, `resolved` or `done` (a Done entry).
+    pub what: &'static str,
+    pub path: Arc<str>,
+    pub line: u32,
+    pub similarity: f64,
+    pub reason: String,
+}
+
+/// The item found: representative, members, ID, state, rank, resolution.
+type Found<'a> = (
+    &'a Item,
+    Vec<&'a Item>,
+    Option<String>,
+    &'static str,
+    Option<usize>,
+    Option<Resolved>,
+);
+
+fn copy(i: &Item, rep_key: &str) -> Copy {
+    Copy {
+        text: i.text.clone(),
+        kind: i.kind,
+        path: i.loc.path.clone(),
+        line: i.loc.line,
+        date: i.date,
+        similarity: rounded(similarity(rep_key, &i.norm)),
+    }
+}
+
+/// Explains the item `query` names: an ID, a `path:line` or a text of an
+/// open item, else the text of a resolved item.
+pub fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<Explanation> {
+    let merged = &analysis.merged;
+    let t = cfg.dedup_threshold;
+    let (rep, members, id, state, rank, resolved_by): Found<'_> =
+        match crate::find::find_open(merged, query, t) {
+            Ok(c) => {
+                let report = crate::report::build(analysis, cfg);
+                let ids = crate::find::ids(merged);
+                let id = ids[c].clone();
+                let pos = |list: &[crate::report::ReportItem]| list.iter().position(|i| i.id == id);
+                let (state, rank) = if let Some(n) = pos(&report.priorities) {
+                    ("shown", Some(n + 1))
+                } else if pos(&report.overflow).is_some() {
+                    ("overflow", None)
+                } else if pos(&report.deferred).is_some() {
+                    ("deferred", None)
+                } else {
+                    ("blocked", None)
+                };
+                let cl = &merged.clusters[c];
+                let members: Vec<&Item> = cl.members.iter().map(|&m| &merged.items[m]).collect();
+                (members[0], members, Some(id), state, rank, None)
+            }
+            Err(err @ Error::AmbiguousItem { .. }) => return Err(err),
+            Err(err) => {
+                // A resolved item: its text matches the query's key exactly or
+                // by the matching rule.
+                let q = crate::normalize::key(query);
+                let r = merged
+                    .resolutions
+                    .iter()
+                    .find(|r| r.item.norm == q)
+                    .or_else(|| {
+                        merged.resolutions.iter().find(|r| {
+                            crate::merge::matches_by_definition(
+                                &q,
+                                None,
+                                &r.item.norm,
+                                r.item.private,
+                                t,
+                            )
+                        })
+                    })
+                    .ok_or(err)?;
+                let entry = r
+                    .signal
+                    .and_then(|n| analysis.vault.signals.get(n))
+                    .map(|s| ClosedBy {
+                        text: s.text.clone(),
+                        project: s.project.clone(),
+                        path: s.loc.path.clone(),
+                        line: s.loc.line,
+                        date: s.date,
+                    });
+                let resolved = Resolved {
+                    entry,
+                    similarity: rounded(r.similarity),
+                };
+                (
+                    &r.item,
+                    vec![&r.item],
+                    None,
+                    "resolved",
+                    None,
+                    Some(resolved),
+                )
+            }
+        };
+    let key = rep.norm.as_str();
+    let collected: Vec<Copy> = members.iter().map(|i| copy(i, key)).collect();
+    let is_member = |i: &Item| members.iter().any(|m| m.loc == i.loc);
+    let compatible = |p: &Option<String>| match (p, &rep.project) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    };
+    let mut near: Vec<NearMiss> = Vec::new();
+    let mut consider =
+        |text: &str, norm: &str, private: Option<u64>, what, path: &Arc<str>, line| {
+            let s = similarity(key, norm);
+            if s < t - NEAR {
+                return;
+            }
+            let reason = if s < t {
+                format!("similarity {:.3} below the threshold {t}", rounded(s))
+            } else if let Some(g) = guards::check(key, norm, rep.private, private) {
+                g.to_string()
+            } else {
+                return;
+            };
+            near.push(NearMiss {
+                text: text.to_string(),
+                what,
+                path: path.clone(),
+                line,
+                similarity: rounded(s),
+                reason,
+            });
+        };
+    for i in merged
+        .items
+        .iter()
+        .filter(|i| !is_member(i) && compatible(&i.project))
+    {
+        consider(&i.text, &i.norm, i.private, "open", &i.loc.path, i.loc.line);
+    }
+    for r in &merged.resolutions {
+        let i = &r.item;
+        if !is_member(i) && compatible(&i.project) {
+            consider(
+                &i.text,
+                &i.norm,
+                i.private,
+                "resolved",
+                &i.loc.path,
+                i.loc.line,
+            );
+        }
+    }
+    for s in analysis
+        .vault
+        .signals
+        .iter()
+        .filter(|s| compatible(&s.project))
+    {
+        consider(&s.text, &s.norm, s.private, "done", &s.loc.path, s.loc.line);
+    }
+    near.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then_with(|| (&a.path, a.line).cmp(&(&b.path, b.line)))
+    });
+    near.truncate(SHOWN);
+    Ok(Explanation {
+        schema: 1,
+        query: query.to_string(),
+        id,
+        text: rep.text.clone(),
+        project: rep.project.clone(),
+        state,
+        rank,
+        threshold: t,
+        collected,
+        resolved_by,
+        near_misses: near,
+    })
+}
+
+/// The text form of an explanation.
+pub fn text(e: &Explanation) -> String {
+    let mut o = String::new();
+    let project = e.project.as_deref().unwrap_or("untagged");
+    let _ = writeln!(
+        o,
+        "{} [{project}] {}",
+        e.id.as_deref().unwrap_or("(resolved)"),
+        e.text
+    );
+    let state = match (e.state, e.rank) {
+        ("shown", Some(n)) => format!("shown, #{n} of the priorities"),
+        ("overflow", _) => "open, in the overflow (beyond the cap)".to_string(),
+        ("deferred", _) => "open, deferred (a start or scheduled date after as_of)".to_string(),
+        ("blocked", _) => "open, blocked (waits for another open item)".to_string(),
+        (s, _) => s.to_string(),
+    };
+    let _ = writeln!(o, "state: {state}");
+    let _ = writeln!(o, "collected {}×:", e.collected.len());
+    for (n, c) in e.collected.iter().enumerate() {
+        let date = c.date.map_or(String::new(), |d| format!(", {d}"));
+        let what = if n == 0 {
+            "representative".to_string()
+        } else {
+            format!("merged, similarity {:.3}", c.similarity)
+        };
+        let _ = writeln!(
+            o,
+            "  {}:{} ({}{date}) {what}: {}",
+            c.path,
+            c.line,
+            c.kind.as_str(),
+            c.text
+        );
+    }
+    match &e.resolved_by {
+        Some(Resolved {
+            entry: Some(c),
+            similarity,
+        }) => {
+            let _ = writeln!(
+                o,
+                "resolved by: {} ({}:{}), similarity {similarity:.3}",
+                c.text, c.path, c.line
+            );
+        }
+        Some(Resolved { entry: None, .. }) => {
+            let _ = writeln!(o, "resolved by: its open twin (a forwarded [>] copy)");
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "open: no Done entry matches it (threshold {}, after the guards)",
+                e.threshold
+            );
+        }
+    }
+    if e.near_misses.is_empty() {
+        let _ = writeln!(o, "near misses: none");
+    } else {
+        let _ = writeln!(o, "near misses:");
+        for n in &e.near_misses {
+            let _ = writeln!(
+                o,
+                "  {:.3} {} {}:{} {} — {}",
+                n.similarity, n.what, n.path, n.line, n.text, n.reason
+            );
+        }
+    }
+    o
+}
