@@ -29,10 +29,10 @@ fn assert_fixed_point(text: &str) {
 }
 
 /// Whether `MARKER` appears in `src` outside `<private>` spans, judging each
-/// physical line alone (Markdown ends lines at `\n`, `\r` and `\r\n`; a
-/// private span never covers more than its item, so a line is the most a
-/// span can be relied on to hide). Conservative: when it says "public", the
-/// privacy check is skipped for that input.
+/// physical line alone (Markdown ends lines at `\n`, `\r` and `\r\n`).
+/// Conservative: a span may run across lines, so a marker a span hides may
+/// still be judged "public" here, and then the privacy check is skipped for
+/// that input (`check_private` covers spans across lines).
 fn marker_public(src: &str) -> bool {
     src.split(['\n', '\r'])
         .any(|line| redact(line).contains(MARKER))
@@ -376,4 +376,140 @@ fn common_suffix(a: &[u8], b: &[u8]) -> usize {
         .zip(b.iter().rev())
         .take_while(|(x, y)| x == y)
         .count()
+}
+
+/// Splits fuzzer bytes into up to `n` strings at NUL bytes (lossy UTF-8).
+fn fields(data: &[u8], n: usize) -> Vec<String> {
+    data.splitn(n, |&b| b == 0)
+        .map(|f| String::from_utf8_lossy(f).into_owned())
+        .collect()
+}
+
+/// The path keys a vault configuration may set, in the order fuzz fields
+/// fill them.
+const PATH_KEYS: [&str; 9] = [
+    "output",
+    "template",
+    "lock.path",
+    "sources.journal",
+    "sources.projects",
+    "sources.inbox",
+    "sources.project_todos",
+    "sources.progress",
+    "sources.actives",
+];
+
+/// Untrusted configuration values: the input's NUL-separated fields become
+/// the path keys of a vault's `.agents/active-status.toml`, loaded the way
+/// every command loads it. Either the load is refused as a configuration
+/// error (exit 65) or every path value names a place inside the vault: not
+/// empty, relative, only plain components (no `..`, `.`, root), no control
+/// characters; `output` and `lock.path` not in `.git`, not the configuration
+/// file, not in a source folder, and not the same file.
+pub fn check_config_values(data: &[u8]) {
+    let values = fields(clip(data), PATH_KEYS.len());
+    let mut top = String::new();
+    let mut tables: std::collections::BTreeMap<&str, String> = Default::default();
+    for (key, value) in PATH_KEYS.iter().zip(&values) {
+        let quoted = toml::Value::String(value.clone()).to_string();
+        match key.split_once('.') {
+            Some((table, name)) => tables
+                .entry(table)
+                .or_default()
+                .push_str(&format!("{name} = {quoted}\n")),
+            None => top.push_str(&format!("{key} = {quoted}\n")),
+        }
+    }
+    for (table, body) in tables {
+        top.push_str(&format!("[{table}]\n{body}"));
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join(".agents")).expect("mkdir");
+    std::fs::write(dir.path().join(".agents/active-status.toml"), &top).expect("write");
+    let overrides = active_status::config::Overrides::default();
+    let cfg = match active_status::config::load(dir.path(), &overrides) {
+        Ok(cfg) => cfg,
+        Err(e) => {
+            assert_eq!(e.exit_code(), 65, "{e}");
+            return;
+        }
+    };
+    let mut paths = vec![
+        ("output", cfg.output.clone()),
+        ("lock.path", cfg.lock_path.clone()),
+        ("sources.journal", cfg.journal_dir.clone()),
+        ("sources.projects", cfg.projects_dir.clone()),
+        ("sources.inbox", cfg.inbox_dir.clone()),
+        ("sources.project_todos", cfg.project_todos.clone()),
+        ("sources.progress", cfg.progress.clone()),
+        ("sources.actives", cfg.actives_dir.clone()),
+    ];
+    if let Some(t) = &cfg.template {
+        paths.push(("template", t.clone()));
+    }
+    for (key, value) in &paths {
+        assert!(!value.is_empty(), "{key} accepted empty");
+        assert!(
+            !value.chars().any(char::is_control),
+            "{key} accepted {value:?}"
+        );
+        let p = Path::new(value);
+        assert!(
+            p.components()
+                .all(|c| matches!(c, std::path::Component::Normal(_))),
+            "{key} accepted {value:?}"
+        );
+        assert!(
+            !p.components()
+                .any(|c| c.as_os_str().eq_ignore_ascii_case(".git")),
+            "{key} accepted {value:?}"
+        );
+    }
+    for (key, value) in [("output", &cfg.output), ("lock.path", &cfg.lock_path)] {
+        let p = Path::new(value.as_str());
+        assert_ne!(p, Path::new(".agents/active-status.toml"), "{key}");
+        for dir in [&cfg.journal_dir, &cfg.projects_dir, &cfg.inbox_dir] {
+            assert!(
+                !p.starts_with(dir),
+                "{key} {value:?} inside source folder {dir:?}"
+            );
+        }
+    }
+    assert_ne!(Path::new(&cfg.output), Path::new(&cfg.lock_path));
+}
+
+/// Private spans: the input is split at a NUL byte into a head and a tail
+/// (the marker removed from both); `head <private>MARKER tail` must never
+/// show the marker, whatever the head leaves open and the tail closes, in
+/// the redacted text or in any entry parsed from it. Also: redaction keeps
+/// the number of lines, is idempotent, and fed line by line gives the same
+/// text as fed whole.
+pub fn check_private(data: &[u8]) {
+    let parts = fields(clip(data), 2);
+    let head = parts[0].replace(MARKER, "");
+    let tail = parts
+        .get(1)
+        .map_or(String::new(), |t| t.replace(MARKER, ""));
+    let doc = format!("{head}<private>{MARKER}{tail}");
+    let red = redact(&doc);
+    assert!(!red.contains(MARKER), "marker shown: {doc:?} -> {red:?}");
+    assert_eq!(red.matches('\n').count(), doc.matches('\n').count());
+    assert_eq!(redact(&red), red, "not idempotent on {doc:?}");
+    let mut stream = active_status::privacy::Redactor::new();
+    let fed: Vec<String> = doc
+        .split('\n')
+        .map(|l| stream.feed(l).into_owned())
+        .collect();
+    assert_eq!(fed.join("\n"), red, "streamed differs for {doc:?}");
+    let headings = HeadingMatcher::from_config(&Config::default());
+    let parsed = parse_document(&doc, &headings);
+    for e in &parsed.entries {
+        assert!(!e.text.contains(MARKER), "entry shows the marker: {doc:?}");
+    }
+    for h in &parsed.headings {
+        assert!(
+            !h.text.contains(MARKER),
+            "heading shows the marker: {doc:?}"
+        );
+    }
 }

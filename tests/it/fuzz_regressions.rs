@@ -91,6 +91,16 @@ fn config_inputs() {
 }
 
 #[test]
+fn config_values_inputs() {
+    replay("config_values", checks::check_config_values);
+}
+
+#[test]
+fn private_inputs() {
+    replay("private", checks::check_private);
+}
+
+#[test]
 fn route_insert_inputs() {
     replay("route_insert", checks::check_route_idempotent);
 }
