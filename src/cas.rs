@@ -10,23 +10,33 @@
 //! 2. right before the first rename, every target is read again: if any
 //!    differs from what the plan was made from, the temporary files are
 //!    removed and the plan is made again from fresh reads;
-//! 3. the renames; after them the replaced files (still open) are read once
-//!    more: when another program wrote to one between step 2 and its rename,
-//!    every file of the batch is put back as it was (with that program's
+//! 3. the renames; then, once no other process holds a replaced file open
+//!    (a writer that opened it just before the rename writes to the old
+//!    copy), it is read once more through the descriptor kept open: bytes
+//!    appended to it meanwhile are appended to the new file; any other change
+//!    puts every file of the batch back as it was (with that program's
 //!    change) and the plan is made again.
 //!
-//! So an edit never drops bytes another program wrote, and a batch lands
+//! So an edit does not drop what another program writes with an
+//! open-write-close (an editor's save, a shell's `>>`), and a batch lands
 //! whole or not at all; when a rename itself fails midway, the error lists
-//! exactly which files were written.
+//! exactly which files were written. Limits: a writer that keeps the file
+//! open for longer than the 2 s wait, or runs as another user (its open
+//! files are not visible), can still write to the old copy after the check.
 
 use crate::error::{Error, Result};
 use crate::vault_fs::{Snapshot, VaultDir};
 use std::io::{Read, Seek};
 
 /// How many times a plan is made again before giving up; between tries the
-/// edit waits 1, 2, 4 … up to 100 ms (about 1.5 s in all), so a burst of
+/// edit waits 1, 2, 4 … up to 100 ms (about 5.5 s in all), so a burst of
 /// writes by another program ends before the edit gives up.
-pub const MAX_TRIES: u32 = 20;
+pub const MAX_TRIES: u32 = 60;
+
+/// How long after the renames the edit waits for other processes to close
+/// the replaced files (a writer that opened one just before the rename
+/// writes to the old copy), before reading them once more.
+const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 fn pause(attempt: u32) -> std::time::Duration {
     std::time::Duration::from_millis((1u64 << attempt.min(7)).min(100))
@@ -83,6 +93,8 @@ struct Staged<'a> {
     tmp: std::ffi::OsString,
     /// The target as it was right before the rename, kept open.
     held: Option<std::fs::File>,
+    /// The inode of the new content (the temporary file).
+    ino: u64,
 }
 
 impl Drop for Staged<'_> {
@@ -125,12 +137,17 @@ fn commit(vault: &VaultDir, changes: &[Change]) -> Result<Outcome> {
             &change.after,
             change.before.as_ref(),
         )?;
+        let ino = {
+            use cap_std::fs::MetadataExt;
+            dir.symlink_metadata(&tmp).map_or(0, |m| m.ino())
+        };
         staged.push(Staged {
             change,
             dir,
             name,
             tmp,
             held: None,
+            ino,
         });
     }
     for s in &mut staged {
@@ -170,11 +187,26 @@ fn commit(vault: &VaultDir, changes: &[Change]) -> Result<Outcome> {
     for s in &staged {
         crate::vault_fs::sync_dir_of(&s.dir);
     }
-    // Step 3: did anyone write to a replaced file between check and rename?
-    let clobbered = staged
-        .iter()
-        .find(|s| lost_bytes(s).is_some())
-        .map(|s| s.change.rel.clone());
+    // Step 3: did anyone write to a replaced file between check and rename
+    // (or, having opened it before the rename, just after)?
+    for held in staged.iter().filter_map(|s| s.held.as_ref()) {
+        crate::vault_fs::wait_until_closed(held, CLOSE_WAIT);
+    }
+    // Bytes appended to the old copy are appended to the new one, as if
+    // they had come just after the edit; any other change undoes the batch.
+    let mut clobbered = None;
+    for s in &staged {
+        let (Some(lost), Some(before)) = (lost_bytes(s), &s.change.before) else {
+            continue;
+        };
+        let appended = lost
+            .strip_prefix(before.bytes.as_slice())
+            .is_some_and(|tail| append_to_new(s, tail));
+        if !appended {
+            clobbered = Some(s.change.rel.clone());
+            break;
+        }
+    }
     match clobbered {
         None => Ok(Outcome::Written),
         Some(rel) => {
@@ -182,6 +214,25 @@ fn commit(vault: &VaultDir, changes: &[Change]) -> Result<Outcome> {
             Ok(Outcome::Changed(rel))
         }
     }
+}
+
+/// Appends `tail` to the file now at the target when it is still the new
+/// content this edit renamed there (same inode). Returns whether it did.
+fn append_to_new(s: &Staged<'_>, tail: &[u8]) -> bool {
+    use cap_std::fs::{OpenOptions, OpenOptionsExt};
+    use std::io::Write;
+    use std::os::unix::fs::MetadataExt;
+    let mut opts = OpenOptions::new();
+    opts.append(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
+    let Ok(file) = s.dir.open_with(&s.name, &opts) else {
+        return false;
+    };
+    let mut file = file.into_std();
+    if file.metadata().map_or(true, |m| m.ino() != s.ino) {
+        return false;
+    }
+    file.write_all(tail).and_then(|()| file.sync_all()).is_ok()
 }
 
 /// The replaced file's content when it no longer matches the plan's read

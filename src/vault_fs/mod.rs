@@ -5,8 +5,10 @@
 //! is in progress. Files with more than one hard link are never written or
 //! truncated. Any such attempt is one error, [`Error::OutsideVault`] (exit 73).
 
+mod openers;
 mod replace;
 
+pub(crate) use openers::wait_until_closed;
 pub use replace::{TEMP_MARK, is_temp_name};
 pub(crate) use replace::{
     clean_temps_locked, rename_noreplace as rename_noreplace_in, snapshot_held,

@@ -62,7 +62,7 @@ fn lines_appended_while_routing_are_never_lost() {
     let v = Vault::new().project("p").file(DAY, HEAD);
     let path = v.join(DAY);
     let appender = std::thread::spawn(move || {
-        for n in 0..300 {
+        for n in 0..200 {
             let mut f = std::fs::OpenOptions::new()
                 .append(true)
                 .open(&path)
@@ -70,7 +70,7 @@ fn lines_appended_while_routing_are_never_lost() {
             std::io::Write::write_all(&mut f, format!("log line {n}\n").as_bytes())
                 .expect("append");
             drop(f);
-            std::thread::sleep(Duration::from_millis(2));
+            std::thread::sleep(Duration::from_millis(5));
         }
     });
     // Texts different enough never to count as duplicates of each other.
@@ -98,7 +98,7 @@ fn lines_appended_while_routing_are_never_lost() {
     }
     appender.join().expect("appender");
     let content = v.read(DAY);
-    for n in 0..300 {
+    for n in 0..200 {
         assert!(
             content.contains(&format!("log line {n}\n")),
             "log line {n} lost:\n{content}"
