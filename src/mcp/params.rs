@@ -122,3 +122,9 @@ pub struct HistoryParams {
     /// The item: its ID, its path:line, or a text.
     pub item: String,
 }
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct ExplainParams {
+    /// The item: its ID (or a unique ID prefix), or a text.
+    pub item: String,
+}

@@ -293,6 +293,19 @@ impl Server {
     }
 
     #[tool(
+        description = "Why one item is where it is, as JSON: every place it was collected, what merged with it and how similar, what resolved it or why it is open (shown, overflow, deferred, blocked), and near misses with the guard that rejected them."
+    )]
+    fn explain(
+        &self,
+        Parameters(p): Parameters<ExplainParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        reply(
+            crate::pipeline::analyze(&self.root, &self.cfg)
+                .and_then(|a| crate::explain::explain(&a, &self.cfg, &p.item)),
+        )
+    }
+
+    #[tool(
         description = "The history of one item as JSON: every day and file it was written in, open or resolved, what merged with it, and the done entries matching it."
     )]
     fn history(

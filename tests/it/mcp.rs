@@ -133,7 +133,8 @@ fn mcp_lists_and_calls_every_tool() {
     assert_eq!(
         names,
         [
-            "cancel", "defer", "done", "extract", "history", "list", "route", "stats", "status"
+            "cancel", "defer", "done", "explain", "extract", "history", "list", "route", "stats",
+            "status"
         ]
     );
     for t in tools["result"]["tools"].as_array().unwrap() {
@@ -266,6 +267,11 @@ fn mcp_lists_and_calls_every_tool() {
     assert_eq!(stats["as_of"], "2026-05-06");
     let history = ok_json(&c.call("history", json!({"item": "retry the flaky test"})));
     assert_eq!(history["status"], "open");
+    let explained = ok_json(&c.call("explain", json!({"item": "retry the flaky test"})));
+    assert_eq!(explained["text"], "retry the flaky test", "{explained}");
+    assert!(explained["state"] == "shown", "{explained}");
+    let unknown = c.call("explain", json!({"item": "zzzz nothing like this exists"}));
+    assert_eq!(unknown["isError"], true, "{unknown}");
 
     // The dashboard resource.
     let resources = c.request("resources/list", json!({}));
