@@ -215,6 +215,21 @@ pub(crate) fn parse_date(s: &str) -> Option<Date> {
     .ok()
 }
 
+/// What a text can hold at all, found in one pass over its bytes, so the
+/// peeling below skips the searches that cannot match (most texts are ASCII
+/// without `::`).
+#[derive(Debug, Clone, Copy)]
+struct Hints {
+    /// No emoji (or any other non-ASCII character).
+    ascii: bool,
+    /// Holds `::` (a Dataview or Logseq field).
+    fields: bool,
+}
+
+fn has_double_colon(s: &str) -> bool {
+    s.as_bytes().windows(2).any(|w| w == b"::")
+}
+
 /// Whether a text can hold any metadata this module knows (a cheap pre-check:
 /// most item texts are plain ASCII without these characters).
 fn may_hold_meta(text: &str) -> bool {
@@ -244,10 +259,14 @@ pub(crate) fn parse_task_meta(text: &str) -> (Cow<'_, str>, TaskMeta) {
         return (Cow::Borrowed(text), meta);
     }
     let mut s = text.trim();
+    let hints = Hints {
+        ascii: text.is_ascii(),
+        fields: has_double_colon(text),
+    };
     s = strip_leading(s, &mut meta);
-    s = strip_trailing(s, &mut meta);
+    s = strip_trailing(s, &mut meta, hints);
     let mut out: Cow<'_, str> = Cow::Borrowed(s);
-    if s.contains("::") {
+    if hints.fields {
         let inner = strip_inline_fields(s, &mut meta);
         if inner != s {
             out = Cow::Owned(inner);
@@ -378,7 +397,7 @@ fn after_last_space(s: &str) -> usize {
 }
 
 /// Peels one trailing piece of metadata; `None` when there is none.
-fn peel_once<'a>(s: &'a str, meta: &mut TaskMeta) -> Option<&'a str> {
+fn peel_once<'a>(s: &'a str, meta: &mut TaskMeta, hints: Hints) -> Option<&'a str> {
     // `<date emoji> YYYY-MM-DD` or todo.txt `due:YYYY-MM-DD` / `t:YYYY-MM-DD`.
     if s.len() >= 10
         && let Some(tail) = s.get(s.len() - 10..)
@@ -397,13 +416,30 @@ fn peel_once<'a>(s: &'a str, meta: &mut TaskMeta) -> Option<&'a str> {
             return Some(head);
         }
         let trimmed = before.trim_end();
-        for &(c, field) in DATE_EMOJI {
+        for &(c, field) in DATE_EMOJI.iter().filter(|_| !hints.ascii) {
             if let Some(head) = strip_emoji_suffix(trimmed, c) {
                 meta.set_date(field, d);
                 return Some(head);
             }
         }
     }
+    if !hints.ascii
+        && let Some(head) = peel_emoji(s, meta)
+    {
+        return Some(head);
+    }
+    if s.ends_with(']') || s.ends_with(')') {
+        return peel_bracketed(s, meta, hints);
+    }
+    if s.ends_with('>') {
+        return peel_logseq_date(s, meta);
+    }
+    peel_word(s, meta, hints)
+}
+
+/// The emoji fields without a date: priority, recurrence, on-completion,
+/// id and dependencies.
+fn peel_emoji<'a>(s: &'a str, meta: &mut TaskMeta) -> Option<&'a str> {
     for &(c, p) in PRIORITY_EMOJI {
         if let Some(head) = strip_emoji_suffix(s, c) {
             meta.priority = Some(p);
@@ -438,13 +474,12 @@ fn peel_once<'a>(s: &'a str, meta: &mut TaskMeta) -> Option<&'a str> {
             return Some(head);
         }
     }
-    if s.ends_with(']') || s.ends_with(')') {
-        return peel_bracketed(s, meta);
-    }
-    if s.ends_with('>') {
-        return peel_logseq_date(s, meta);
-    }
-    // The last whitespace-separated word.
+    None
+}
+
+/// The last whitespace-separated word: a tag, a block id, a todo.txt
+/// priority, or a Logseq `key:: value` property.
+fn peel_word<'a>(s: &'a str, meta: &mut TaskMeta, hints: Hints) -> Option<&'a str> {
     let start = after_last_space(s);
     let (head, word) = (&s[..start], &s[start..]);
     if let Some(tag) = word.strip_prefix('#')
@@ -473,7 +508,9 @@ fn peel_once<'a>(s: &'a str, meta: &mut TaskMeta) -> Option<&'a str> {
         return Some(head);
     }
     // Logseq property `key:: value` at the end (a continuation line).
-    if let Some(pos) = s.rfind(":: ") {
+    if hints.fields
+        && let Some(pos) = s.rfind(":: ")
+    {
         let before = &s[..pos];
         let kstart = after_last_space(before);
         let key = &before[kstart..];
@@ -485,18 +522,19 @@ fn peel_once<'a>(s: &'a str, meta: &mut TaskMeta) -> Option<&'a str> {
 }
 
 /// `[key:: value]`, `(key:: value)` or a rollover note at the end.
-fn peel_bracketed<'a>(s: &'a str, meta: &mut TaskMeta) -> Option<&'a str> {
+fn peel_bracketed<'a>(s: &'a str, meta: &mut TaskMeta, hints: Hints) -> Option<&'a str> {
     let close = s.chars().next_back()?;
     let open = if close == ']' { '[' } else { '(' };
     let start = s.rfind(open)?;
     let inner = &s[start + 1..s.len() - 1];
-    if let Some((key, value)) = inner.split_once("::")
+    if hints.fields
+        && let Some((key, value)) = inner.split_once("::")
         && is_id(key.trim())
         && meta.set_field(key.trim(), value)
     {
         return Some(&s[..start]);
     }
-    if close == ')' {
+    if close == ')' && s.ends_with("]])") {
         // Rollover: `(now in [[X]])`, `(moved to [[X]])`, `(rolled over to [[X]])`.
         let start = s.rfind("(")?;
         let inner = &s[start + 1..s.len() - 1];
@@ -531,9 +569,9 @@ fn peel_logseq_date<'a>(s: &'a str, meta: &mut TaskMeta) -> Option<&'a str> {
     None
 }
 
-fn strip_trailing<'a>(mut s: &'a str, meta: &mut TaskMeta) -> &'a str {
+fn strip_trailing<'a>(mut s: &'a str, meta: &mut TaskMeta, hints: Hints) -> &'a str {
     // Bounded: every peel removes at least one character.
-    while let Some(head) = peel_once(s, meta) {
+    while let Some(head) = peel_once(s, meta, hints) {
         let head = head.trim_end();
         if head.len() >= s.len() || head.is_empty() {
             break;

@@ -47,12 +47,16 @@ fn is_word_char(c: char) -> bool {
 /// and whitespace collapsed.
 pub fn normalize_heading(text: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
-    let folded: String = text
-        .nfkc()
-        .flat_map(char::to_lowercase)
-        .map(|c| if c == '\u{2019}' { '\'' } else { c })
-        .map(|c| if kept(c) { c } else { ' ' })
-        .collect();
+    let fold = |c: char| {
+        let c = if c == '\u{2019}' { '\'' } else { c };
+        if kept(c) { c } else { ' ' }
+    };
+    // NFKC is the identity on ASCII: skip it for the common heading.
+    let folded: String = if text.is_ascii() {
+        text.chars().map(|c| fold(c.to_ascii_lowercase())).collect()
+    } else {
+        text.nfkc().flat_map(char::to_lowercase).map(fold).collect()
+    };
     let mut s = folded.split_whitespace().collect::<Vec<_>>().join(" ");
     loop {
         let before = s.len();
