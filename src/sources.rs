@@ -67,10 +67,11 @@ pub fn read_text(
 /// `\r` not followed by `\n` becomes `\n`.
 fn lines_from_bare_cr(text: String) -> String {
     let b = text.as_bytes();
-    let bare = b
-        .iter()
-        .enumerate()
-        .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'));
+    // `contains` on bytes is a memchr: the common file has no `\r` at all.
+    let bare = b.contains(&b'\r')
+        && b.iter()
+            .enumerate()
+            .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'));
     if !bare {
         return text;
     }
