@@ -150,6 +150,39 @@ fn cluster_open_items(bencher: divan::Bencher, n: usize) {
     bencher.bench(|| cluster(divan::black_box(&items), 0.85).len());
 }
 
+/// 1,000 items of about 5 KB sharing a long start: the edit distance sees
+/// only the first `COMPARED_CHARS` characters of each key.
+#[divan::bench]
+fn cluster_long_texts(bencher: divan::Bencher) {
+    let mut rng = Rng(5);
+    let head = "investigate why the nightly export job stalls ".repeat(8);
+    let items: Vec<Item> = (0..1000)
+        .map(|n| {
+            let mut t = head.clone();
+            while t.len() < 5000 {
+                t.push_str(rng.pick(ADJS));
+                t.push(' ');
+            }
+            Item {
+                norm: key(&t),
+                private: None,
+                text: t,
+                project: None,
+                kind: SourceKind::ProjectTodos,
+                loc: Location {
+                    path: Arc::from("projects/p/todos.md"),
+                    line: n + 1,
+                },
+                date: None,
+                untagged: None,
+                meta: None,
+                status: Default::default(),
+            }
+        })
+        .collect();
+    bencher.bench(|| cluster(divan::black_box(&items), 0.85).len());
+}
+
 #[divan::bench(args = [10_000, 45_000])]
 fn resolve_items(bencher: divan::Bencher, n: usize) {
     let items = items(n);

@@ -398,3 +398,28 @@ fn explain_shows_places_resolution_and_near_misses() {
     let out = v.cmd().args(["explain", "zz22zz"]).output().unwrap();
     assert_eq!(out.status.code(), Some(65));
 }
+
+#[test]
+fn the_guide_key_table_is_true() {
+    for (written, expected) in [
+        ("Added the password reset flow", "ad password reset flow"),
+        (
+            "Add a password reset flow 📅 2026-05-10 ⏫",
+            "ad password reset flow",
+        ),
+        (
+            "Next session we should add a retry policy",
+            "ad retry policy",
+        ),
+        (
+            "다음 세션에서 로그인 페이지 다크모드 지원하자",
+            "로그인 페이지 다크모드 지원",
+        ),
+        (
+            "Fix the flaky `test_login_redirect` test",
+            "fix flaky testloginredirect",
+        ),
+    ] {
+        assert_eq!(key(written), expected, "{written}");
+    }
+}
