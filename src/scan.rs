@@ -41,9 +41,10 @@ pub fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
         warnings,
     } = discover(root, cfg)?;
     let headings = HeadingMatcher::from_config(cfg);
+    let handle = crate::vault_fs::VaultDir::open(root)?;
     let scans: Vec<FileScan> = files
         .par_iter()
-        .map(|f| scan_file(f, &headings, &projects))
+        .map(|f| scan_file(&handle, f, &headings, &projects))
         .collect::<Result<_>>()?;
     let today = cfg.today();
     // A date after today (a note written ahead) does not become "today".

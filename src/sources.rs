@@ -11,6 +11,7 @@ use crate::normalize::key;
 use crate::parse::{
     Check, HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project,
 };
+use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
 use std::borrow::Cow;
 
@@ -33,12 +34,32 @@ pub struct FileScan {
 
 /// Reads a file as text: NUL bytes skip it (returns `None` with a warning),
 /// invalid UTF-8 is decoded lossily with a warning, a BOM is dropped.
+///
+/// The file is read through the vault handle, so a symbolic link (or a link
+/// swapped in after discovery) that leads outside the root is never read:
+/// such a file is skipped with a warning, whatever `follow_symlinks` says.
 pub fn read_text(
-    abs: &std::path::Path,
+    vault: &VaultDir,
     rel: &str,
     warnings: &mut Vec<Warning>,
 ) -> Result<Option<String>> {
-    let bytes = std::fs::read(abs).map_err(|e| Error::read(abs, e))?;
+    let bytes = match vault.read(rel) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
+            return Err(Error::read(
+                vault.display(rel),
+                std::io::Error::from(std::io::ErrorKind::NotFound),
+            ));
+        }
+        Err(Error::OutsideVault { why, .. }) => {
+            warnings.push(Warning::new(
+                rel,
+                format!("leads outside the vault ({why}); not read"),
+            ));
+            return Ok(None);
+        }
+        Err(e) => return Err(e),
+    };
     if has_nul(&bytes) {
         warnings.push(Warning::new(
             rel,
@@ -171,12 +192,13 @@ fn todo_txt_priority(raw: &str) -> Option<crate::task_meta::Priority> {
 
 /// Reads and scans one file.
 pub fn scan_file(
+    vault: &VaultDir,
     file: &SourceFile,
     headings: &HeadingMatcher,
     known: &[String],
 ) -> Result<FileScan> {
     let mut scan = FileScan::default();
-    let Some(mut text) = read_text(&file.abs, &file.rel, &mut scan.warnings)? else {
+    let Some(mut text) = read_text(vault, &file.rel, &mut scan.warnings)? else {
         return Ok(scan);
     };
     if excluded_by_front_matter(&text) {

@@ -222,3 +222,75 @@ fn odd_dates_are_refused_where_written_and_skipped_where_read() {
     assert!(warned.contains("outside the years 1970–2100"), "{warned}");
     assert!(!v.open_texts().iter().any(|t| t.contains("far future")));
 }
+
+/// `follow_symlinks = true` is a vault config value, so the vault may set it:
+/// a source file linked outside the root is still never read, only warned
+/// about; a link inside the root is read as before.
+#[test]
+fn followed_links_never_bring_in_files_outside_the_root() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    let secret = outside.path().join("2026-05-05.md");
+    std::fs::write(
+        &secret,
+        "## Session: s (p)\n### Next\n- [ ] outside secret item\n",
+    )
+    .expect("write outside file");
+    let v = vault_with_config("follow_symlinks = true\n").file(
+        "notes/2026-05-04.md",
+        "## Session: s (p)\n### Next\n- [ ] linked inside item\n",
+    );
+    std::os::unix::fs::symlink(&secret, v.join("journal/2026-05-05.md")).expect("link out");
+    std::os::unix::fs::symlink("../notes/2026-05-04.md", v.join("journal/2026-05-04.md"))
+        .expect("link in");
+
+    let report = v.report();
+    let texts = crate::common::texts(&report["priorities"]);
+    assert!(
+        texts.contains(&"linked inside item".to_string()),
+        "{texts:?}"
+    );
+    assert!(texts.contains(&"an item".to_string()), "{texts:?}");
+    assert!(
+        !report.to_string().contains("outside secret"),
+        "an outside file was read: {report}"
+    );
+    let warned = report["audit"]["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .any(|w| {
+            w["path"] == "journal/2026-05-05.md"
+                && w["message"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("outside the vault")
+        });
+    assert!(warned, "{}", report["audit"]["warnings"]);
+}
+
+/// A source folder that is itself a link out of the root (`journal -> /x`)
+/// is not read either, with or without `follow_symlinks`.
+#[test]
+fn a_source_folder_linked_outside_the_root_is_not_read() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        outside.path().join("2026-05-05.md"),
+        "## Session: s (p)\n### Next\n- [ ] outside folder item\n",
+    )
+    .expect("write outside file");
+    for config in ["", "follow_symlinks = true\n"] {
+        let v = Vault::new()
+            .project("p")
+            .file(".agents/active-status.toml", config)
+            .file(
+                "projects/p/todos.md",
+                "## Next Session\n- [ ] inside item\n",
+            );
+        std::os::unix::fs::symlink(outside.path(), v.join("journal")).expect("link folder out");
+        let o = run(&v, &["list", "--format", "json"]);
+        assert!(o.status.success(), "{config:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("inside item"), "{config:?}: {out}");
+        assert!(!out.contains("outside folder item"), "{config:?}: {out}");
+    }
+}
