@@ -15,7 +15,7 @@ use crate::followups::ExtractOut;
 use crate::transcript::Origin;
 
 /// Whether the vault-relative `path` is a capture file of the inbox.
-pub fn is_capture_path(path: &str, cfg: &Config) -> bool {
+pub(crate) fn is_capture_path(path: &str, cfg: &Config) -> bool {
     let inbox = cfg.inbox_dir.trim_end_matches('/');
     path.strip_prefix(inbox)
         .and_then(|r| r.strip_prefix('/'))
@@ -23,7 +23,7 @@ pub fn is_capture_path(path: &str, cfg: &Config) -> bool {
 }
 
 /// `YYYY-MM-DDTHHMMSS-<session>[-n].md`.
-pub fn is_capture_name(name: &str) -> bool {
+pub(crate) fn is_capture_name(name: &str) -> bool {
     let Some(stem) = name.strip_suffix(".md") else {
         return false;
     };
@@ -46,7 +46,7 @@ pub fn is_capture_name(name: &str) -> bool {
 
 /// A session id cut to a safe file-name part: ASCII letters, digits and `-`,
 /// at most 8, `nosession` when nothing is left.
-pub fn session_tag(id: Option<&str>) -> String {
+pub(crate) fn session_tag(id: Option<&str>) -> String {
     let s: String = id
         .unwrap_or("")
         .chars()
@@ -58,7 +58,7 @@ pub fn session_tag(id: Option<&str>) -> String {
 
 /// The known project named by a working folder: its nearest path component
 /// that is a known project slug.
-pub fn project_of_cwd(cwd: &Path, known: &[String]) -> Option<String> {
+pub(crate) fn project_of_cwd(cwd: &Path, known: &[String]) -> Option<String> {
     cwd.components().rev().find_map(|c| {
         let name = c.as_os_str().to_string_lossy().to_ascii_lowercase();
         known.iter().find(|k| **k == name).cloned()
@@ -91,7 +91,7 @@ fn captured_for(dir: &Path, session: &str) -> usize {
 
 /// What a capture did.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Captured {
+pub(crate) struct Captured {
     /// The file written, if any.
     pub path: Option<PathBuf>,
     pub items: usize,
@@ -103,7 +103,7 @@ pub struct Captured {
 /// new inbox file. `last_request` says whether an unanswered last request is
 /// captured (at session end) or not (before a compaction, when it is the
 /// request being worked on). `by` names the capturing command.
-pub fn capture(
+pub(crate) fn capture(
     root: &Path,
     cfg: &Config,
     out: &ExtractOut,

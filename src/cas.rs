@@ -31,7 +31,7 @@ use std::io::{Read, Seek};
 /// How many times a plan is made again before giving up; between tries the
 /// edit waits 1, 2, 4 … up to 100 ms (about 5.5 s in all), so a burst of
 /// writes by another program ends before the edit gives up.
-pub const MAX_TRIES: u32 = 60;
+pub(crate) const MAX_TRIES: u32 = 60;
 
 /// How long after the renames the edit waits for other processes to close
 /// the replaced files (a writer that opened one just before the rename
@@ -64,7 +64,7 @@ enum Outcome {
 /// changed in between. Returns what the last plan returned. Call with the
 /// vault lock held: temporary files of ours beside each target (left by a
 /// killed run) are removed first.
-pub fn edit<T>(
+pub(crate) fn edit<T>(
     vault: &VaultDir,
     mut plan: impl FnMut(&VaultDir) -> Result<(T, Vec<Change>)>,
 ) -> Result<T> {

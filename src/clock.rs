@@ -10,7 +10,7 @@ use jiff::tz::TimeZone;
 const MAX_TZIF: u64 = 1024 * 1024;
 
 /// The time zone named by `tz` (the value of `TZ`), or why it is unusable.
-pub fn zone_from(tz: &str) -> Result<TimeZone, String> {
+pub(crate) fn zone_from(tz: &str) -> Result<TimeZone, String> {
     let name = tz.strip_prefix(':').unwrap_or(tz);
     if name.is_empty() {
         return Ok(TimeZone::UTC);
@@ -53,7 +53,7 @@ fn read_tzif(path: &str) -> Result<TimeZone, String> {
 }
 
 /// The time zone of this run: `TZ` when set and usable, else the system's.
-pub fn zone() -> TimeZone {
+pub(crate) fn zone() -> TimeZone {
     match std::env::var("TZ") {
         Ok(tz) => zone_from(&tz).unwrap_or_else(|why| {
             eprintln!(
@@ -73,15 +73,15 @@ pub fn zone() -> TimeZone {
 }
 
 /// The current time in [`zone`].
-pub fn now() -> jiff::Zoned {
+pub(crate) fn now() -> jiff::Zoned {
     jiff::Timestamp::now().to_zoned(zone())
 }
 
 /// The first and last years a written date may have.
-pub const YEARS: std::ops::RangeInclusive<i16> = 1970..=2100;
+pub(crate) const YEARS: std::ops::RangeInclusive<i16> = 1970..=2100;
 
 /// Refuses a date outside [`YEARS`] (for dates the tool writes).
-pub fn check_year(date: jiff::civil::Date) -> Result<jiff::civil::Date, String> {
+pub(crate) fn check_year(date: jiff::civil::Date) -> Result<jiff::civil::Date, String> {
     if YEARS.contains(&date.year()) {
         Ok(date)
     } else {
@@ -95,7 +95,7 @@ pub fn check_year(date: jiff::civil::Date) -> Result<jiff::civil::Date, String> 
 
 /// Parses a date the user gives for writing: exactly `YYYY-MM-DD`, a real
 /// day, within [`YEARS`].
-pub fn parse_date(s: &str) -> Result<jiff::civil::Date, String> {
+pub(crate) fn parse_date(s: &str) -> Result<jiff::civil::Date, String> {
     let b = s.as_bytes();
     let shape = b.len() == 10
         && b.iter().enumerate().all(|(i, c)| {

@@ -10,7 +10,7 @@ use walkdir::WalkDir;
 
 /// What a source file is, with what its path tells.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FileRole {
+pub(crate) enum FileRole {
     Journal { date: Date },
     Inbox { date: Option<Date> },
     ProjectTodos { project: String },
@@ -19,7 +19,7 @@ pub enum FileRole {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceFile {
+pub(crate) struct SourceFile {
     /// Root-relative path with `/` separators.
     pub rel: Arc<str>,
     pub abs: PathBuf,
@@ -27,7 +27,7 @@ pub struct SourceFile {
 }
 
 #[derive(Debug, Default)]
-pub struct Discovery {
+pub(crate) struct Discovery {
     /// Sorted by `rel`, so nothing depends on directory listing order.
     pub files: Vec<SourceFile>,
     /// Known project slugs, lower-cased and sorted.
@@ -37,7 +37,7 @@ pub struct Discovery {
 
 /// Root discovery: `--root`, else `$ACTIVE_STATUS_ROOT`, else the nearest
 /// ancestor of `start` holding `.agents/` or `journal/`.
-pub fn find_root(explicit: Option<&Path>, start: &Path) -> Result<PathBuf> {
+pub(crate) fn find_root(explicit: Option<&Path>, start: &Path) -> Result<PathBuf> {
     if let Some(root) = given_root(explicit) {
         return if root.is_dir() {
             Ok(root)
@@ -56,7 +56,7 @@ pub fn find_root(explicit: Option<&Path>, start: &Path) -> Result<PathBuf> {
 
 /// The root named by `--root`, else by a non-empty `$ACTIVE_STATUS_ROOT`
 /// (`ACTIVE_STATUS_ROOT= cmd` means unset).
-pub fn given_root(explicit: Option<&Path>) -> Option<PathBuf> {
+pub(crate) fn given_root(explicit: Option<&Path>) -> Option<PathBuf> {
     explicit.map(Path::to_path_buf).or_else(|| {
         std::env::var_os("ACTIVE_STATUS_ROOT")
             .filter(|v| !v.is_empty())
@@ -65,13 +65,13 @@ pub fn given_root(explicit: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// Whether `dir` looks like a vault root (holds `.agents/`, `journal/` or `journals/`).
-pub fn is_vault(dir: &Path) -> bool {
+pub(crate) fn is_vault(dir: &Path) -> bool {
     dir.join(".agents").is_dir() || dir.join("journal").is_dir() || dir.join("journals").is_dir()
 }
 
 /// The first date in a file name: `YYYY-MM-DD`, `YYYY_MM_DD` (Logseq),
 /// `YYYY.MM.DD` (Dendron) or `YYYYMMDD`, not touching other digits.
-pub fn date_in_name(name: &str) -> Option<Date> {
+pub(crate) fn date_in_name(name: &str) -> Option<Date> {
     let b = name.as_bytes();
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     let num = |r: std::ops::Range<usize>| std::str::from_utf8(&b[r]).ok()?.parse::<i32>().ok();
@@ -434,7 +434,7 @@ impl Walk<'_> {
 }
 
 /// Lists every source file of the vault, sorted by path.
-pub fn discover(root: &Path, cfg: &Config) -> Result<Discovery> {
+pub(crate) fn discover(root: &Path, cfg: &Config) -> Result<Discovery> {
     let mut walk = Walk {
         root,
         cfg,

@@ -12,29 +12,29 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// Exit codes (sysexits.h values where one fits).
-pub mod exit {
-    pub const OK: i32 = 0;
+pub(crate) mod exit {
+    pub(crate) const OK: i32 = 0;
     /// `regen --check` found the dashboard stale or missing.
-    pub const STALE: i32 = 1;
+    pub(crate) const STALE: i32 = 1;
     /// The command line is wrong.
-    pub const USAGE: i32 = 2;
+    pub(crate) const USAGE: i32 = 2;
     /// Bad data: configuration, template, route input, JSON (EX_DATAERR).
-    pub const DATA: i32 = 65;
+    pub(crate) const DATA: i32 = 65;
     /// No vault found (EX_NOINPUT).
-    pub const NO_VAULT: i32 = 66;
+    pub(crate) const NO_VAULT: i32 = 66;
     /// A program the command needs (git) cannot be run (EX_UNAVAILABLE).
-    pub const UNAVAILABLE: i32 = 69;
+    pub(crate) const UNAVAILABLE: i32 = 69;
     /// A bug in active-status itself (EX_SOFTWARE).
-    pub const SOFTWARE: i32 = 70;
+    pub(crate) const SOFTWARE: i32 = 70;
     /// A file cannot be written, or a write would leave the vault (EX_CANTCREAT).
-    pub const CANT_WRITE: i32 = 73;
+    pub(crate) const CANT_WRITE: i32 = 73;
     /// A file, folder or stream cannot be read (EX_IOERR).
-    pub const CANT_READ: i32 = 74;
+    pub(crate) const CANT_READ: i32 = 74;
     /// The lock was not acquired in time (EX_TEMPFAIL).
-    pub const LOCKED: i32 = 75;
+    pub(crate) const LOCKED: i32 = 75;
 
     /// Every code with its meaning, for the man pages.
-    pub const TABLE: &[(i32, &str)] = &[
+    pub(crate) const TABLE: &[(i32, &str)] = &[
         (OK, "success (hooks always exit 0)"),
         (STALE, "regen --check: the dashboard is stale or missing"),
         (
@@ -637,7 +637,7 @@ impl std::error::Error for Error {
     }
 }
 
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]
 mod tests {

@@ -17,12 +17,12 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 /// How far below the threshold a text still counts as a near miss.
-pub const NEAR: f64 = 0.10;
+pub(crate) const NEAR: f64 = 0.10;
 /// Near misses listed at most.
 const SHOWN: usize = 20;
 
 #[derive(Debug, Serialize)]
-pub struct Explanation {
+pub(crate) struct Explanation {
     pub schema: u32,
     pub query: String,
     /// The open item's ID (null for a resolved item).
@@ -41,7 +41,7 @@ pub struct Explanation {
 }
 
 #[derive(Debug, Serialize)]
-pub struct Copy {
+pub(crate) struct Copy {
     pub text: String,
     pub kind: SourceKind,
     pub path: Arc<str>,
@@ -51,14 +51,14 @@ pub struct Copy {
 }
 
 #[derive(Debug, Serialize)]
-pub struct Resolved {
+pub(crate) struct Resolved {
     /// Null for a forwarded item closed by its open twin.
     pub entry: Option<ClosedBy>,
     pub similarity: f64,
 }
 
 #[derive(Debug, Serialize)]
-pub struct NearMiss {
+pub(crate) struct NearMiss {
     pub text: String,
     /// `open`, `resolved` or `done` (a Done entry).
     pub what: &'static str,
@@ -91,7 +91,7 @@ fn copy(i: &Item, rep_key: &str) -> Copy {
 
 /// Explains the item `query` names: an ID, a `path:line` or a text of an
 /// open item, else the text of a resolved item.
-pub fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<Explanation> {
+pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<Explanation> {
     let merged = &analysis.merged;
     let t = cfg.dedup_threshold;
     let (rep, members, id, state, rank, resolved_by): Found<'_> =
@@ -239,7 +239,7 @@ pub fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<Explana
 }
 
 /// The text form of an explanation.
-pub fn text(e: &Explanation) -> String {
+pub(crate) fn text(e: &Explanation) -> String {
     let mut o = String::new();
     let project = e.project.as_deref().unwrap_or("untagged");
     let _ = writeln!(

@@ -31,14 +31,14 @@ fn as_place(query: &str) -> Option<(&str, u32)> {
 
 /// Whether `query` names an item by reference (an ID with a digit, or a
 /// `path:line`) rather than by text.
-pub fn is_reference(query: &str) -> bool {
+pub(crate) fn is_reference(query: &str) -> bool {
     let q = query.trim();
     as_place(q).is_some()
         || (crate::item_id::looks_like_id(q) && q.bytes().any(|b| b.is_ascii_digit()))
 }
 
 /// The IDs of the open clusters, as `list` and the dashboard show them.
-pub fn ids(merged: &Merged) -> Vec<String> {
+pub(crate) fn ids(merged: &Merged) -> Vec<String> {
     crate::item_id::assign(merged.clusters.iter().map(|c| {
         (
             c.project.as_deref(),
@@ -48,7 +48,7 @@ pub fn ids(merged: &Merged) -> Vec<String> {
 }
 
 /// One line describing a cluster, for candidate lists.
-pub fn describe(merged: &Merged, ids: &[String], cluster: usize) -> String {
+pub(crate) fn describe(merged: &Merged, ids: &[String], cluster: usize) -> String {
     let c = &merged.clusters[cluster];
     let rep = &merged.items[c.members[0]];
     format!(
@@ -79,7 +79,7 @@ fn pick(merged: &Merged, ids: &[String], query: &str, hits: Vec<usize>) -> Resul
 
 /// The index of the open cluster `query` names (see the module comment).
 /// A text may start with a `(project)` tag to narrow the search.
-pub fn find_open(merged: &Merged, query: &str, threshold: f64) -> Result<usize> {
+pub(crate) fn find_open(merged: &Merged, query: &str, threshold: f64) -> Result<usize> {
     let query = query.trim();
     if query.is_empty() {
         return Err(Error::MissingArgument {

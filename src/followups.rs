@@ -16,7 +16,7 @@ use crate::scan::Vault;
 use crate::transcript::{self, Candidate, Extraction, Goal, Options, Origin, Role};
 
 #[derive(Debug, Serialize)]
-pub struct CandidateOut {
+pub(crate) struct CandidateOut {
     pub text: String,
     pub keyword: String,
     pub origin: Origin,
@@ -29,7 +29,7 @@ pub struct CandidateOut {
 }
 
 #[derive(Debug, Serialize)]
-pub struct ExtractOut {
+pub(crate) struct ExtractOut {
     pub schema: u32,
     pub transcript: String,
     pub format: transcript::Format,
@@ -44,7 +44,7 @@ pub struct ExtractOut {
 }
 
 /// The transcript reading options of a configuration.
-pub fn options(cfg: &Config, force_text: bool) -> Options {
+pub(crate) fn options(cfg: &Config, force_text: bool) -> Options {
     Options {
         keywords: cfg.keywords.clone(),
         max_line_chars: cfg.extract_max_line_chars,
@@ -54,7 +54,7 @@ pub fn options(cfg: &Config, force_text: bool) -> Options {
 }
 
 /// Reads a transcript, mapping its failures to errors naming `path`.
-pub fn read(path: &Path, opts: &Options) -> Result<Extraction> {
+pub(crate) fn read(path: &Path, opts: &Options) -> Result<Extraction> {
     use transcript::ExtractError as E;
     use transcript::read::ReadError as R;
     transcript::extract_path(path, opts).map_err(|e| match e {
@@ -149,7 +149,7 @@ fn places(vault: &Vault, cfg: &Config) -> (Places, Places) {
 }
 
 /// Marks each candidate of `ex` persisted, captured, or neither.
-pub fn check(vault: &Vault, cfg: &Config, ex: Extraction, shown_path: &str) -> ExtractOut {
+pub(crate) fn check(vault: &Vault, cfg: &Config, ex: Extraction, shown_path: &str) -> ExtractOut {
     let (persisted, captured) = places(vault, cfg);
     let (pk, ck) = (persisted.keys(), captured.keys());
     let index_of = |keys: &[Key<'_>]| {
@@ -210,7 +210,7 @@ pub fn check(vault: &Vault, cfg: &Config, ex: Extraction, shown_path: &str) -> E
 }
 
 /// Reads a transcript and checks its candidates against the vault at `root`.
-pub fn report(
+pub(crate) fn report(
     root: &Path,
     cfg: &Config,
     path: &Path,

@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct History {
+pub(crate) struct History {
     pub schema: u32,
     pub query: String,
     pub text: String,
@@ -32,7 +32,7 @@ pub struct History {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Appearance {
+pub(crate) struct Appearance {
     pub date: Option<Date>,
     pub path: Arc<str>,
     pub line: u32,
@@ -44,13 +44,13 @@ pub struct Appearance {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Place {
+pub(crate) struct Place {
     pub path: Arc<str>,
     pub line: u32,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct DoneEntry {
+pub(crate) struct DoneEntry {
     pub date: Option<Date>,
     pub path: Arc<str>,
     pub line: u32,
@@ -65,7 +65,7 @@ fn compatible(a: &Option<String>, b: &Option<String>) -> bool {
 }
 
 /// Computes the history of the item `query` names in the vault at `root`.
-pub fn history(root: &std::path::Path, cfg: &Config, query: &str) -> Result<History> {
+pub(crate) fn history(root: &std::path::Path, cfg: &Config, query: &str) -> Result<History> {
     let vault = crate::scan::scan_vault(root, cfg)?;
     let merged = merge(
         vault.items.clone(),
@@ -233,7 +233,7 @@ fn build(
 }
 
 /// The text form.
-pub fn text(h: &History) -> String {
+pub(crate) fn text(h: &History) -> String {
     use std::fmt::Write;
     let mut o = String::new();
     let _ = writeln!(

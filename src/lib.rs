@@ -1,3 +1,4 @@
+#![warn(unreachable_pub)]
 //! active-status: regenerates `ACTIVE-STATUS.md` from every durable
 //! follow-up source of a Markdown vault.
 //!
@@ -8,41 +9,41 @@
 //! the [`lock`]. [`pipeline`] runs that sequence; [`commands`] are glue
 //! between the command line ([`cli`]) and it, and never call each other.
 
-pub mod act;
-pub mod capture;
-pub mod cas;
+mod act;
+mod capture;
+mod cas;
 pub mod cli;
-pub mod clock;
+mod clock;
 pub mod commands;
 pub mod config;
-pub mod discover;
-pub mod error;
-pub mod explain;
-pub mod find;
-pub mod followups;
+mod discover;
+mod error;
+mod explain;
+mod find;
+mod followups;
 pub mod guards;
-pub mod history;
+mod history;
 pub mod item;
 pub mod item_id;
-pub mod lock;
-pub mod man;
-pub mod mcp;
+mod lock;
+mod man;
+mod mcp;
 pub mod merge;
 pub mod normalize;
-pub mod output;
+mod output;
 pub mod parse;
 pub mod pipeline;
 pub mod privacy;
 pub mod render;
 pub mod report;
 pub mod route;
-pub mod scan;
-pub mod sources;
-pub mod stats;
-pub mod summary;
-pub mod sweep;
-pub mod task_meta;
-pub mod trail;
+mod scan;
+mod sources;
+mod stats;
+mod summary;
+mod sweep;
+mod task_meta;
+mod trail;
 pub mod transcript;
-pub mod vault_fs;
-pub mod write;
+mod vault_fs;
+mod write;

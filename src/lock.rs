@@ -79,7 +79,7 @@ fn holder_record() -> String {
 }
 
 /// Runs `f` while holding the lock.
-pub fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) -> Result<T> {
+pub(crate) fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) -> Result<T> {
     let path = &opts.path;
     let vault = crate::vault_fs::VaultDir::open(&opts.root)?;
     let rel = path

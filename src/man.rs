@@ -9,7 +9,7 @@ use std::io::Write;
 
 /// Every page as (file name, roff text): `active-status.1`,
 /// `active-status-regen.1`, `active-status-hook-pre-compact.1`, …
-pub fn pages() -> std::io::Result<Vec<(String, Vec<u8>)>> {
+pub(crate) fn pages() -> std::io::Result<Vec<(String, Vec<u8>)>> {
     let mut cmd = Cli::command();
     cmd.build();
     let mut out = Vec::new();
@@ -28,7 +28,7 @@ fn collect(cmd: &clap::Command, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Re
 
 /// The page of the command named by `words` (`[]` for the program,
 /// `["hook", "pre-compact"]`), or `None` when there is no such command.
-pub fn page(words: &[String]) -> std::io::Result<Option<Vec<u8>>> {
+pub(crate) fn page(words: &[String]) -> std::io::Result<Option<Vec<u8>>> {
     let mut cmd = Cli::command();
     cmd.build();
     let mut at = &cmd;

@@ -9,7 +9,7 @@ use std::fmt::Write;
 /// drive the terminal; newlines and tabs are kept. C0 characters become
 /// their Unicode control pictures (ESC shows as `␛`), DEL `␡`, C1
 /// characters `\u{9b}`-style escapes.
-pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
     let is_bad = |c: char| c.is_control() && c != '\n' && c != '\t';
     if !text.chars().any(is_bad) {
         return std::borrow::Cow::Borrowed(text);
@@ -38,7 +38,7 @@ fn project_label(p: &Option<String>) -> &str {
 }
 
 /// The persistence audit.
-pub fn audit(r: &Report, status: &str, verbose: u8) -> String {
+pub(crate) fn audit(r: &Report, status: &str, verbose: u8) -> String {
     let a = &r.audit;
     let s = &a.sources;
     let mut o = String::new();
@@ -161,7 +161,7 @@ fn more(o: &mut String, total: usize, shown: usize) {
 }
 
 /// One line per item.
-pub fn list(items: &[ReportItem]) -> String {
+pub(crate) fn list(items: &[ReportItem]) -> String {
     let mut o = String::new();
     let width = items.len().to_string().len();
     for (n, i) in items.iter().enumerate() {
@@ -190,7 +190,7 @@ pub fn list(items: &[ReportItem]) -> String {
 }
 
 /// A short unified diff between the dashboard on disk and the regenerated one.
-pub fn stale_diff(name: &str, old: Option<&str>, new: &str) -> String {
+pub(crate) fn stale_diff(name: &str, old: Option<&str>, new: &str) -> String {
     let Some(old) = old else {
         return format!("{name} is missing; run `active-status regen`\n");
     };

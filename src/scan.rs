@@ -34,7 +34,7 @@ pub struct Vault {
 }
 
 /// Scans the vault at `root`.
-pub fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
+pub(crate) fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
     let Discovery {
         files,
         projects,

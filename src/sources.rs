@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 /// Everything one file contributes.
 #[derive(Debug, Default)]
-pub struct FileScan {
+pub(crate) struct FileScan {
     pub items: Vec<Item>,
     pub signals: Vec<Signal>,
     pub goals: Vec<Goal>,
@@ -38,7 +38,7 @@ pub struct FileScan {
 /// The file is read through the vault handle, so a symbolic link (or a link
 /// swapped in after discovery) that leads outside the root is never read:
 /// such a file is skipped with a warning, whatever `follow_symlinks` says.
-pub fn read_text(
+pub(crate) fn read_text(
     vault: &VaultDir,
     rel: &str,
     warnings: &mut Vec<Warning>,
@@ -191,7 +191,7 @@ fn todo_txt_priority(raw: &str) -> Option<crate::task_meta::Priority> {
 }
 
 /// Reads and scans one file.
-pub fn scan_file(
+pub(crate) fn scan_file(
     vault: &VaultDir,
     file: &SourceFile,
     headings: &HeadingMatcher,

@@ -26,7 +26,7 @@ fn item_line(n: usize, p: &ReportItem) -> String {
 /// A plain summary of at most `max` characters. With `focus`, that
 /// project's goal and every open item of it (priorities, then overflow)
 /// come first, then one line counting the other projects' open items.
-pub fn summary(r: &Report, max: usize, focus: Option<&str>) -> String {
+pub(crate) fn summary(r: &Report, max: usize, focus: Option<&str>) -> String {
     let a = &r.audit;
     let as_of = r.as_of.map_or("no dated notes".into(), |d| d.to_string());
     let mut head = format!(
@@ -128,7 +128,7 @@ fn push_within(out: &mut String, s: &str, max: usize) -> bool {
 /// The project a session working in `cwd` is about: `<projects>/<p>/` (or
 /// below) inside the vault, or a folder listed in `projects.<p>.paths`.
 /// Paths are compared after resolving symbolic links where they exist.
-pub fn focus_of(
+pub(crate) fn focus_of(
     root: &Path,
     projects_dir: &str,
     known: &[String],

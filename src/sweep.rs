@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 use crate::error::{Error, Result};
 
 /// The folders searched, with whether only `rollout-*.jsonl` files count.
-pub fn roots(home: Option<&Path>, claude_config_dir: Option<&str>) -> Vec<(PathBuf, bool)> {
+pub(crate) fn roots(home: Option<&Path>, claude_config_dir: Option<&str>) -> Vec<(PathBuf, bool)> {
     let mut out = Vec::new();
     if let Some(h) = home {
         out.push((h.join(".claude/projects"), false));
@@ -29,7 +29,7 @@ pub fn roots(home: Option<&Path>, claude_config_dir: Option<&str>) -> Vec<(PathB
 }
 
 /// Transcript files under `roots` modified at or after `since`, sorted, each once.
-pub fn files(roots: &[(PathBuf, bool)], since: Option<SystemTime>) -> Vec<PathBuf> {
+pub(crate) fn files(roots: &[(PathBuf, bool)], since: Option<SystemTime>) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for (root, rollout_only) in roots {
         for entry in walkdir::WalkDir::new(root)
@@ -63,7 +63,7 @@ pub fn files(roots: &[(PathBuf, bool)], since: Option<SystemTime>) -> Vec<PathBu
 /// The transcript of session `id` under `roots`: a `.jsonl` file named
 /// `<id>.jsonl` (Claude Code) or ending in `-<id>.jsonl` (Codex rollouts); the
 /// most recently changed one when several match.
-pub fn find_session(roots: &[(PathBuf, bool)], id: &str) -> Option<PathBuf> {
+pub(crate) fn find_session(roots: &[(PathBuf, bool)], id: &str) -> Option<PathBuf> {
     let id = id.trim();
     if id.is_empty() || id.contains(['/', '\\']) {
         return None;
@@ -81,7 +81,7 @@ pub fn find_session(roots: &[(PathBuf, bool)], id: &str) -> Option<PathBuf> {
 }
 
 /// `7d`, `12h`, `30m` (ago from `now`) or a date `YYYY-MM-DD` (its local midnight).
-pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime> {
+pub(crate) fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime> {
     let t = text.trim();
     let bad = || Error::BadSince {
         value: text.to_string(),
@@ -105,7 +105,7 @@ pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime> {
 
 /// Whether a session's working folder names `project` (a path component equal
 /// to it, case-insensitively).
-pub fn cwd_names(cwd: Option<&str>, project: &str) -> bool {
+pub(crate) fn cwd_names(cwd: Option<&str>, project: &str) -> bool {
     cwd.is_some_and(|c| {
         Path::new(c).components().any(|p| {
             p.as_os_str()
@@ -120,7 +120,7 @@ pub fn cwd_names(cwd: Option<&str>, project: &str) -> bool {
 
 /// A session tag from a transcript file name: the last 8 characters of its stem
 /// (Claude names files by session id, Codex ends rollout names with it).
-pub fn session_of(path: &Path) -> String {
+pub(crate) fn session_of(path: &Path) -> String {
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

@@ -43,12 +43,12 @@ pub struct ClosedBy {
 }
 
 /// A similarity rounded to three decimals for output.
-pub fn rounded(s: f64) -> f64 {
+pub(crate) fn rounded(s: f64) -> f64 {
     (s * 1000.0).round() / 1000.0
 }
 
 /// The members of cluster `c` of `merged`, representative first.
-pub fn members(merged: &Merged, c: usize) -> Vec<Member> {
+pub(crate) fn members(merged: &Merged, c: usize) -> Vec<Member> {
     let cluster = &merged.clusters[c];
     let rep = &merged.items[cluster.members[0]];
     cluster
@@ -66,7 +66,7 @@ pub fn members(merged: &Merged, c: usize) -> Vec<Member> {
 }
 
 /// Every resolution of `merged`, by the resolved item's path and line.
-pub fn resolutions(merged: &Merged, signals: &[Signal]) -> Vec<ResolutionOut> {
+pub(crate) fn resolutions(merged: &Merged, signals: &[Signal]) -> Vec<ResolutionOut> {
     merged
         .resolutions
         .iter()

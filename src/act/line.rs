@@ -54,7 +54,7 @@ fn content_start(line: &str) -> Option<usize> {
 }
 
 /// The byte range of the checkbox mark (`x` in `[x]`) on an item's first line.
-pub fn checkbox_mark(line: &str) -> Option<Range<usize>> {
+pub(crate) fn checkbox_mark(line: &str) -> Option<Range<usize>> {
     let start = content_start(line)?;
     let rest = &line[start..];
     let mut chars = rest.char_indices();
@@ -69,7 +69,7 @@ pub fn checkbox_mark(line: &str) -> Option<Range<usize>> {
 }
 
 /// Sets the checkbox mark of the item starting on 1-based `line` to `mark`.
-pub fn set_mark(text: &str, line: u32, mark: char) -> Option<String> {
+pub(super) fn set_mark(text: &str, line: u32, mark: char) -> Option<String> {
     let range = lines(text).get(line.checked_sub(1)? as usize)?.clone();
     let m = checkbox_mark(&text[range.clone()])?;
     let at = range.start + m.start..range.start + m.end;
@@ -102,7 +102,7 @@ fn paragraph_end(all: &[Range<usize>], text: &str, first: usize) -> usize {
 
 /// How a file writes task metadata.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MetaStyle {
+pub(crate) enum MetaStyle {
     /// Obsidian Tasks emoji (`🛫 2026-05-10`).
     Tasks,
     /// Dataview inline fields (`[start:: 2026-05-10]`).
@@ -123,7 +123,7 @@ const DATAVIEW_KEYS: [&str; 6] = [
 
 /// The metadata style a file already uses, if any (Dataview wins only when
 /// the file has Dataview task fields and no Tasks emoji).
-pub fn style_of(text: &str) -> Option<MetaStyle> {
+pub(crate) fn style_of(text: &str) -> Option<MetaStyle> {
     if TASKS_EMOJI.iter().any(|e| text.contains(e)) {
         Some(MetaStyle::Tasks)
     } else if DATAVIEW_KEYS.iter().any(|k| text.contains(k)) {
@@ -134,7 +134,7 @@ pub fn style_of(text: &str) -> Option<MetaStyle> {
 }
 
 /// A date field in the given style.
-pub fn field(style: MetaStyle, emoji: &str, key: &str, date: Date) -> String {
+pub(super) fn field(style: MetaStyle, emoji: &str, key: &str, date: Date) -> String {
     match style {
         MetaStyle::Tasks => format!("{emoji} {date}"),
         MetaStyle::Dataview => format!("[{key}:: {date}]"),
@@ -157,7 +157,7 @@ fn dated_field(l: &str, marker: &str) -> Option<Range<usize>> {
 /// Sets a date field on the item starting on `line`: replaces the date of an
 /// existing field of that kind, else appends ` FIELD` at the end of the
 /// item's first paragraph (before a trailing ` ^block-id`).
-pub fn set_date_field(
+pub(super) fn set_date_field(
     text: &str,
     line: u32,
     style: MetaStyle,

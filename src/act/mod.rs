@@ -15,8 +15,8 @@
 mod line;
 mod replace;
 
-pub use line::{MetaStyle, checkbox_mark, style_of};
-pub use replace::{plan_routes_replacing, route_replacing};
+pub(crate) use line::{MetaStyle, style_of};
+pub(crate) use replace::route_replacing;
 
 use crate::cas::Change as FileChange;
 use crate::config::Config;
@@ -31,14 +31,14 @@ use serde::Serialize;
 
 /// What to do with the item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     Done,
     Cancel,
     Defer { until: Date },
 }
 
 impl Action {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Action::Done => "done",
             Action::Cancel => "cancel",
@@ -49,7 +49,7 @@ impl Action {
 
 /// One change made (or, with a dry run, to be made).
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Change {
+pub(crate) struct Change {
     pub path: String,
     pub line: u32,
     /// `ticked`, `cancelled`, `start_date`, `done_entry`, `skip_entry`, or
@@ -59,7 +59,7 @@ pub struct Change {
 
 /// The outcome of `done`, `cancel` or `defer` (`--format json`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Acted {
+pub(crate) struct Acted {
     pub schema: u32,
     pub action: &'static str,
     pub id: String,
@@ -106,7 +106,7 @@ fn entry_at<'d>(
 /// Plans the action on the open cluster `cluster` of `merged`. `date` is
 /// the day written into Done/Skipped entries and ✅/❌ fields.
 #[allow(clippy::too_many_arguments)]
-pub fn prepare(
+pub(crate) fn prepare(
     vault: &VaultDir,
     cfg: &Config,
     known: &[String],
@@ -273,7 +273,7 @@ fn check_edit(
 }
 
 /// A unified diff of planned file changes.
-pub fn diff(changes: &[FileChange]) -> String {
+pub(crate) fn diff(changes: &[FileChange]) -> String {
     let mut out = String::new();
     for c in changes {
         let old = c
@@ -299,7 +299,7 @@ pub fn diff(changes: &[FileChange]) -> String {
 
 /// Looks the item up and plans the action from fresh reads: the whole step
 /// `done`, `cancel` and `defer` share.
-pub fn plan_action(
+pub(crate) fn plan_action(
     vault: &VaultDir,
     cfg: &Config,
     query: &str,
@@ -325,7 +325,7 @@ pub fn plan_action(
 /// Plans and writes the action compare-and-swap ([`crate::cas::edit`]):
 /// planned again from fresh reads when a file changes meanwhile. Call with
 /// the lock held.
-pub fn run_action(
+pub(crate) fn run_action(
     vault: &VaultDir,
     cfg: &Config,
     query: &str,
@@ -338,7 +338,7 @@ pub fn run_action(
 }
 
 /// One line per change, for the text output.
-pub fn text(a: &Acted) -> String {
+pub(crate) fn text(a: &Acted) -> String {
     use std::fmt::Write;
     let mut o = String::new();
     let verb = match (a.action, a.written) {

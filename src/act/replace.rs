@@ -16,7 +16,7 @@ use jiff::civil::Date;
 /// open captured member of that item is ticked `[x]` in the same plan as the
 /// routes, so the capture is retired in the same locked, compare-and-swap
 /// step. An item without a captured member is refused (nothing written).
-pub fn plan_routes_replacing(
+pub(crate) fn plan_routes_replacing(
     vault: &VaultDir,
     cfg: &Config,
     view: &crate::route::VaultView,
@@ -68,7 +68,7 @@ pub fn plan_routes_replacing(
 
 /// Routes and retires the replaced captures, compare-and-swap. Call with the
 /// lock held.
-pub fn route_replacing(
+pub(crate) fn route_replacing(
     vault: &VaultDir,
     cfg: &Config,
     view: &crate::route::VaultView,

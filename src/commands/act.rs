@@ -9,14 +9,14 @@ use crate::lock::with_lock;
 use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
 
-pub fn parse_date(d: &str) -> Result<Date> {
+pub(super) fn parse_date(d: &str) -> Result<Date> {
     crate::clock::parse_date(d).map_err(|reason| Error::BadDate {
         value: d.to_string(),
         reason,
     })
 }
 
-pub fn act(ctx: &Ctx, args: &ActArgs, action: Action) -> Result<i32> {
+pub(super) fn act(ctx: &Ctx, args: &ActArgs, action: Action) -> Result<i32> {
     let query = args.item.join(" ");
     let date = match &args.date {
         Some(d) => parse_date(d)?,

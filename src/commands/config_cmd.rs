@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::config::KEYS;
 use crate::error::{Result, exit};
 
-pub fn show(ctx: &Ctx) -> Result<i32> {
+pub(super) fn show(ctx: &Ctx) -> Result<i32> {
     println!("# vault root: {}", ctx.root.display());
     for key in KEYS {
         println!(

@@ -4,7 +4,7 @@ use super::{Ctx, print_json};
 use crate::cli::{ExplainArgs, Format};
 use crate::error::{Result, exit};
 
-pub fn explain(ctx: &Ctx, args: &ExplainArgs) -> Result<i32> {
+pub(super) fn explain(ctx: &Ctx, args: &ExplainArgs) -> Result<i32> {
     let query = args.item.join(" ");
     let analysis = crate::pipeline::analyze(&ctx.root, &ctx.cfg)?;
     let e = crate::explain::explain(&analysis, &ctx.cfg, &query)?;

@@ -61,7 +61,7 @@ struct SweepOut {
     captured: usize,
 }
 
-pub fn extract(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
+pub(super) fn extract(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
     let force_text = args.input_format == InputFormat::Text;
     let path = match (&args.transcript, &args.session) {
         (Some(p), _) => p.clone(),

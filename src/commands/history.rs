@@ -4,7 +4,7 @@ use super::{Ctx, print_json};
 use crate::cli::{Format, HistoryArgs};
 use crate::error::{Result, exit};
 
-pub fn history(ctx: &Ctx, args: &HistoryArgs) -> Result<i32> {
+pub(super) fn history(ctx: &Ctx, args: &HistoryArgs) -> Result<i32> {
     let query = args.item.join(" ");
     let h = crate::history::history(&ctx.root, &ctx.cfg, &query)?;
     match args.output.format {

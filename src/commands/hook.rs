@@ -10,7 +10,7 @@ use crate::report::build;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-pub fn hook(cli: &Cli, event: HookEvent) -> Result<i32> {
+pub(super) fn hook(cli: &Cli, event: HookEvent) -> Result<i32> {
     if let Err(e) = run(cli, event) {
         eprintln!("active-status hook: {e}");
     }

@@ -28,7 +28,7 @@ fn write_new(vault: &VaultDir, rel: &str, content: &str, quiet: bool) -> Result<
 }
 
 /// The `hooks` block for Claude Code's settings.json.
-pub fn claude_hooks() -> serde_json::Value {
+pub(super) fn claude_hooks() -> serde_json::Value {
     serde_json::json!({
         "hooks": {
             "SessionStart": [{"matcher": "", "hooks": [{"type": "command", "command": "active-status hook session-start"}]}],
@@ -38,7 +38,7 @@ pub fn claude_hooks() -> serde_json::Value {
     })
 }
 
-pub fn init(cli: &crate::cli::Cli, args: &InitArgs) -> Result<i32> {
+pub(super) fn init(cli: &crate::cli::Cli, args: &InitArgs) -> Result<i32> {
     let root = match crate::discover::given_root(cli.root.as_deref()) {
         Some(r) => r,
         None => std::env::current_dir().map_err(|source| Error::WorkingDir { source })?,
@@ -256,7 +256,7 @@ fn hook_scripts(vault_rel: &str, output: &str) -> Result<Vec<(&'static str, Stri
 }
 
 /// `s` as one single-quoted shell word; refuses control characters.
-pub fn sh_quote(s: &str) -> Result<String> {
+pub(super) fn sh_quote(s: &str) -> Result<String> {
     if let Some(c) = s.chars().find(|c| c.is_control()) {
         return Err(Error::UnsafeName {
             value: s.into(),
@@ -270,7 +270,7 @@ pub fn sh_quote(s: &str) -> Result<String> {
 /// `path` as a gitattributes / gitignore pattern matching exactly that
 /// file: glob characters escaped, C-quoted when it holds spaces or quotes;
 /// control characters refused.
-pub fn git_pattern(path: &str) -> Result<String> {
+pub(super) fn git_pattern(path: &str) -> Result<String> {
     if let Some(c) = path.chars().find(|c| c.is_control()) {
         return Err(Error::UnsafeName {
             value: path.into(),

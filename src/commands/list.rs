@@ -15,7 +15,7 @@ struct ListOutput<'a> {
     items: &'a [ReportItem],
 }
 
-pub fn list(ctx: &Ctx, args: &ListArgs) -> Result<i32> {
+pub(super) fn list(ctx: &Ctx, args: &ListArgs) -> Result<i32> {
     let analysis = analyze(&ctx.root, &ctx.cfg)?;
     let as_of = analysis.vault.as_of;
     let project = args.project.as_deref().map(str::to_ascii_lowercase);

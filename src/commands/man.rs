@@ -4,7 +4,7 @@ use crate::cli::ManArgs;
 use crate::error::{Error, Result, exit};
 use std::io::Write;
 
-pub fn man(args: &ManArgs) -> Result<i32> {
+pub(super) fn man(args: &ManArgs) -> Result<i32> {
     if let Some(dir) = &args.dir {
         let pages = crate::man::pages().map_err(|e| Error::write("man page", e))?;
         std::fs::create_dir_all(dir).map_err(|e| Error::write(dir, e))?;

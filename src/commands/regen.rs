@@ -35,7 +35,7 @@ fn emit(ctx: &Ctx, report: &Report, format: Format, status: &str) -> Result<()> 
     }
 }
 
-pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
+pub(super) fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
     let template = template_source(&ctx.root, &ctx.cfg)?;
     let vault = VaultDir::open(&ctx.root)?;
     if args.check {
@@ -78,7 +78,7 @@ pub fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
     Ok(exit::OK)
 }
 
-pub fn audit(ctx: &Ctx, format: Format) -> Result<i32> {
+pub(super) fn audit(ctx: &Ctx, format: Format) -> Result<i32> {
     let template = template_source(&ctx.root, &ctx.cfg)?;
     let vault = VaultDir::open(&ctx.root)?;
     let (mut report, text) = produce(ctx, &template)?;

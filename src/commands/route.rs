@@ -25,7 +25,7 @@ fn read_entries(from: &str) -> Result<Vec<RouteEntry>> {
     })
 }
 
-pub fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
+pub(super) fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
     let today = crate::clock::now().date();
     let default_date = match &args.date {
         Some(d) => crate::clock::parse_date(d).map_err(|reason| Error::BadDate {

@@ -5,7 +5,7 @@
 //! crash. Writes take the vault lock like the commands do.
 
 mod params;
-pub mod register;
+pub(crate) mod register;
 mod tools;
 
 use crate::config::Config;
@@ -13,13 +13,13 @@ use crate::error::{Error, Result};
 use rmcp::ServiceExt;
 use std::path::PathBuf;
 
-pub use tools::Server;
+pub(crate) use tools::Server;
 
 /// The URI of the dashboard resource.
-pub const DASHBOARD_URI: &str = "active-status://dashboard";
+pub(crate) const DASHBOARD_URI: &str = "active-status://dashboard";
 
 /// Serves MCP on stdin/stdout until the client closes stdin.
-pub fn serve(root: PathBuf, cfg: Config) -> Result<()> {
+pub(crate) fn serve(root: PathBuf, cfg: Config) -> Result<()> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -5,14 +5,14 @@ use rmcp::schemars;
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct StatusParams {
+pub(super) struct StatusParams {
     /// Put this project first (its goal and every open item), the rest as one count line.
     #[serde(default)]
     pub project: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ListParams {
+pub(super) struct ListParams {
     /// Only items of this project.
     #[serde(default)]
     pub project: Option<String>,
@@ -46,7 +46,7 @@ pub(super) enum DueFilter {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum DestParam {
+pub(super) enum DestParam {
     Journal,
     Project,
     Active,
@@ -56,7 +56,7 @@ pub enum DestParam {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct RouteEntryParam {
+pub(super) struct RouteEntryParam {
     /// The follow-up, one line.
     pub text: String,
     /// Where it goes.
@@ -76,13 +76,13 @@ pub struct RouteEntryParam {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct RouteParams {
+pub(super) struct RouteParams {
     /// Entries, validated whole before anything is written.
     pub entries: Vec<RouteEntryParam>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ActParams {
+pub(super) struct ActParams {
     /// The item: its ID, its path:line, or a text matching exactly one open item.
     pub item: String,
     /// Date of a Done/Skipped entry and of ✅/❌ fields, YYYY-MM-DD (default today).
@@ -94,7 +94,7 @@ pub struct ActParams {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct DeferParams {
+pub(super) struct DeferParams {
     /// The item: its ID, its path:line, or a text matching exactly one open item.
     pub item: String,
     /// Deferred until this date, YYYY-MM-DD.
@@ -105,26 +105,26 @@ pub struct DeferParams {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct StatsParams {
+pub(super) struct StatsParams {
     /// Zombie age and stuck-project window in days (default: stats.zombie_days).
     #[serde(default)]
     pub zombie_days: Option<u32>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ExtractParams {
+pub(super) struct ExtractParams {
     /// Transcript file: Claude Code JSONL, Codex JSONL, or plain text.
     pub transcript: String,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct HistoryParams {
+pub(super) struct HistoryParams {
     /// The item: its ID, its path:line, or a text.
     pub item: String,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ExplainParams {
+pub(super) struct ExplainParams {
     /// The item: its ID (or a unique ID prefix), or a text.
     pub item: String,
 }

@@ -5,11 +5,11 @@
 use serde_json::{Map, Value, json};
 
 /// The server's name in the agents' configurations.
-pub const NAME: &str = "active-status";
+pub(crate) const NAME: &str = "active-status";
 
 /// What registering did to `.mcp.json`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Merged {
+pub(crate) enum Merged {
     /// The new file content (created, or the server added).
     Write(String),
     /// An `active-status` entry is already there; it is kept as it is.
@@ -18,14 +18,14 @@ pub enum Merged {
 
 /// The entry Claude Code starts: `active-status mcp`, which finds the vault
 /// from its working directory (or `ACTIVE_STATUS_ROOT`).
-pub fn claude_entry() -> Value {
+pub(crate) fn claude_entry() -> Value {
     json!({"command": NAME, "args": ["mcp"]})
 }
 
 /// Adds the server to the `.mcp.json` text `existing` (none: a new file).
 /// Other servers and keys stay; a file that is not a JSON object with an
 /// object `mcpServers` is refused with the reason, never rewritten.
-pub fn merge_mcp_json(existing: Option<&str>) -> Result<Merged, String> {
+pub(crate) fn merge_mcp_json(existing: Option<&str>) -> Result<Merged, String> {
     let mut root: Map<String, Value> = match existing {
         None => Map::new(),
         Some(text) if text.trim().is_empty() => Map::new(),
@@ -52,7 +52,7 @@ pub fn merge_mcp_json(existing: Option<&str>) -> Result<Merged, String> {
 }
 
 /// The block to add to Codex's `~/.codex/config.toml`.
-pub fn codex_block() -> String {
+pub(crate) fn codex_block() -> String {
     format!("[mcp_servers.{NAME}]\ncommand = \"{NAME}\"\nargs = [\"mcp\"]\n")
 }
 

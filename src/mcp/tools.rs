@@ -22,7 +22,7 @@ use std::time::Duration;
 
 /// The server: the vault it serves and its configuration.
 #[derive(Debug, Clone)]
-pub struct Server {
+pub(crate) struct Server {
     root: PathBuf,
     cfg: Config,
     tool_router: ToolRouter<Self>,
@@ -62,7 +62,7 @@ struct Planned {
 }
 
 impl Server {
-    pub fn new(root: PathBuf, cfg: Config) -> Self {
+    pub(crate) fn new(root: PathBuf, cfg: Config) -> Self {
         Server {
             root,
             cfg,

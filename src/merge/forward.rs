@@ -8,7 +8,7 @@ use crate::item::{Item, ItemStatus, Location};
 /// Splits off the forwarded items that have a live twin. Returns the items
 /// kept open, the items resolved this way, and the places of forwarded
 /// items that stay open because nothing matches them.
-pub fn settle(items: Vec<Item>, threshold: f64) -> (Vec<Item>, Vec<Item>, Vec<Location>) {
+pub(super) fn settle(items: Vec<Item>, threshold: f64) -> (Vec<Item>, Vec<Item>, Vec<Location>) {
     if !items.iter().any(|i| i.status == ItemStatus::Forwarded) {
         return (items, Vec::new(), Vec::new());
     }

@@ -242,7 +242,7 @@ fn is_edge_punct(c: char) -> bool {
 }
 
 /// The key of an already normalized text (see [`super::key`]).
-pub fn fold(norm: &str) -> String {
+pub(super) fn fold(norm: &str) -> String {
     let mut words: Vec<String> = norm
         .split(' ')
         .map(|w| w.trim_matches(is_edge_punct))

@@ -45,7 +45,7 @@ fn is_word_char(c: char) -> bool {
 /// Markdown markers dropped, a trailing qualifier removed (`(…)` at the end,
 /// or anything after ` — `, ` – `, ` - ` or `:`), trailing punctuation removed
 /// and whitespace collapsed.
-pub fn normalize_heading(text: &str) -> String {
+pub(super) fn normalize_heading(text: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
     let fold = |c: char| {
         let c = if c == '\u{2019}' { '\'' } else { c };
@@ -189,7 +189,7 @@ impl HeadingMatcher {
 }
 
 /// Whether a level-2 heading's text starts with the word `Session` or `세션`.
-pub fn is_session_heading(text: &str) -> bool {
+pub(super) fn is_session_heading(text: &str) -> bool {
     let t = text.trim_start();
     for word in ["session", "세션"] {
         let Some(head) = t.get(..word.len()) else {

@@ -54,7 +54,7 @@ fn front_matter_end(src: &str) -> usize {
 }
 
 /// `src` with every safe prose paragraph's characters removed (line breaks kept).
-pub fn blank_prose(src: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn blank_prose(src: &str) -> std::borrow::Cow<'_, str> {
     let start = front_matter_end(src);
     let mut run: Vec<(usize, usize)> = Vec::new();
     let mut run_safe = true;

@@ -171,7 +171,7 @@ fn section_end(doc: &ParsedDoc, h: &HeadingInfo, limit: u32) -> u32 {
 /// Inserts `item` in the journal: in the last session section for `project`
 /// (one that names no project when `project` is None), under the sub-heading
 /// of `role`, creating the section and sub-heading when absent.
-pub fn journal(
+pub(super) fn journal(
     text: &str,
     doc: &ParsedDoc,
     known: &[String],
@@ -246,7 +246,7 @@ pub fn journal(
 
 /// Inserts `item` at the end of the first Next section (creating
 /// `## Next Session` at the end of the file when there is none).
-pub fn project(text: &str, doc: &ParsedDoc, item: &str) -> Insertion {
+pub(super) fn project(text: &str, doc: &ParsedDoc, item: &str) -> Insertion {
     let eol = eol_of(text);
     let lines = Lines::new(text);
     let total = lines.count();
@@ -316,7 +316,7 @@ fn with_checkbox(item: &str) -> String {
 /// last open checkbox item (else the last checkbox item), so text after that
 /// list (a `Notes:` paragraph and its own list) stays after it; at the end of
 /// the file when the file has no checkbox item.
-pub fn task_list(text: &str, doc: &ParsedDoc, item: &str) -> Insertion {
+pub(super) fn task_list(text: &str, doc: &ParsedDoc, item: &str) -> Insertion {
     let lines = Lines::new(text);
     let boxed = |open: bool| {
         doc.entries
@@ -333,7 +333,7 @@ pub fn task_list(text: &str, doc: &ParsedDoc, item: &str) -> Insertion {
 
 /// Inserts `item` after the last non-blank line of the file (after a blank
 /// line when that last line is a heading).
-pub fn end_of_file(text: &str, item: &str) -> Insertion {
+pub(super) fn end_of_file(text: &str, item: &str) -> Insertion {
     let eol = eol_of(text);
     let lines = Lines::new(text);
     let total = lines.count();

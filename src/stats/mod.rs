@@ -9,7 +9,7 @@
 
 mod render;
 
-pub use render::{sparkline, text};
+pub(crate) use render::text;
 
 use crate::config::Config;
 use crate::error::Result;
@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 /// The whole statistics report (`stats --format json`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Stats {
+pub(crate) struct Stats {
     pub schema: u32,
     pub as_of: Option<Date>,
     /// The N of "zombies" and of the stuck-project window (`stats.zombie_days`).
@@ -41,7 +41,7 @@ pub struct Stats {
 }
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
-pub struct Totals {
+pub(crate) struct Totals {
     pub collected: usize,
     pub resolved: usize,
     pub open: usize,
@@ -54,7 +54,7 @@ pub struct Totals {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Week {
+pub(crate) struct Week {
     /// ISO week, `2026-W19`.
     pub week: String,
     /// Its Monday.
@@ -64,7 +64,7 @@ pub struct Week {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct AgeBucket {
+pub(crate) struct AgeBucket {
     pub label: &'static str,
     /// Inclusive day range; `max_days` null for the last bucket; both null for undated.
     pub min_days: Option<i32>,
@@ -73,7 +73,7 @@ pub struct AgeBucket {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Zombie {
+pub(crate) struct Zombie {
     pub text: String,
     pub project: Option<String>,
     pub age_days: i32,
@@ -87,7 +87,7 @@ pub struct Zombie {
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
-pub enum StuckReason {
+pub(crate) enum StuckReason {
     /// Activity in the window but nothing open: work without a next step.
     NoOpenItems,
     /// Open items but no dated activity in the window: stalled.
@@ -95,7 +95,7 @@ pub enum StuckReason {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Stuck {
+pub(crate) struct Stuck {
     pub project: String,
     pub reason: StuckReason,
     pub open: usize,
@@ -103,7 +103,7 @@ pub struct Stuck {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
-pub struct ProjectStats {
+pub(crate) struct ProjectStats {
     pub project: Option<String>,
     pub open: usize,
     pub zombies: usize,
@@ -122,7 +122,7 @@ const BUCKETS: [(&str, i32, Option<i32>); 6] = [
 ];
 
 /// The Monday of `d`'s ISO week.
-pub fn week_start(d: Date) -> Date {
+pub(crate) fn week_start(d: Date) -> Date {
     let back = i64::from(d.weekday().since(Weekday::Monday));
     d.checked_sub(back.days()).unwrap_or(d)
 }
@@ -133,7 +133,7 @@ fn week_label(monday: Date) -> String {
 }
 
 /// Scans the vault at `root` and computes its statistics.
-pub fn compute(root: &std::path::Path, cfg: &Config, zombie_days: u32) -> Result<Stats> {
+pub(crate) fn compute(root: &std::path::Path, cfg: &Config, zombie_days: u32) -> Result<Stats> {
     let vault = crate::scan::scan_vault(root, cfg)?;
     let mut all: Vec<Item> = vault.items.clone();
     let merged = merge(

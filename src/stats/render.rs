@@ -12,7 +12,7 @@ const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█']
 
 /// One character per value on a scale from 0 to `max`: `·` for zero, else
 /// one of eight bars (any non-zero value gets at least the lowest bar).
-pub fn sparkline(values: &[usize], max: usize) -> String {
+pub(crate) fn sparkline(values: &[usize], max: usize) -> String {
     values
         .iter()
         .map(|&v| {
@@ -35,7 +35,7 @@ fn date(d: Option<jiff::civil::Date>) -> String {
 }
 
 /// The text report.
-pub fn text(s: &Stats) -> String {
+pub(crate) fn text(s: &Stats) -> String {
     let mut o = String::new();
     let t = &s.totals;
     let as_of = s

@@ -9,7 +9,6 @@ mod openers;
 mod replace;
 
 pub(crate) use openers::wait_until_closed;
-pub use replace::{TEMP_MARK, is_temp_name};
 pub(crate) use replace::{
     clean_temps_locked, rename_noreplace as rename_noreplace_in, snapshot_held,
     sync_dir as sync_dir_of, write_temp as write_temp_in,
@@ -23,7 +22,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
 /// Largest vault file read whole (configuration, templates, destinations).
-pub const MAX_READ: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_READ: u64 = 64 * 1024 * 1024;
 
 /// A handle on the vault root.
 #[derive(Debug)]
@@ -45,7 +44,7 @@ pub struct Snapshot {
 /// Checks a root-relative path taken from configuration or input: not
 /// empty, relative, plain components only (no `..`, `.`, or leading `/`),
 /// and no control characters. Returns it as a `Path`.
-pub fn check_rel(rel: &str) -> std::result::Result<&Path, String> {
+pub(crate) fn check_rel(rel: &str) -> std::result::Result<&Path, String> {
     if rel.is_empty() {
         return Err("the path is empty".into());
     }

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 /// The part of a temporary file name that marks it as ours.
-pub const TEMP_MARK: &str = ".active-status-";
+pub(crate) const TEMP_MARK: &str = ".active-status-";
 const TEMP_SUFFIX: &str = ".tmp";
 
 /// Temporary files at least this old are removed by any run; younger ones
@@ -24,7 +24,7 @@ const STALE_AFTER: Duration = Duration::from_secs(600);
 
 /// Whether a file name is a temporary file of ours, or one of the
 /// `.<name>.XXXXXX.tmp` files earlier versions left.
-pub fn is_temp_name(name: &str) -> bool {
+pub(crate) fn is_temp_name(name: &str) -> bool {
     if !name.starts_with('.') || !name.ends_with(TEMP_SUFFIX) {
         return false;
     }
