@@ -6,7 +6,7 @@
 //! contiguous array, so the first (and most selective) bound runs over
 //! plain memory before any text is touched.
 
-use super::similar::{Bigrams, Key};
+use super::similarity::{Bigrams, Key};
 use std::collections::{BTreeMap, HashMap};
 
 /// The entries of one project group with one character count, ids ascending.

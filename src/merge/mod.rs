@@ -5,12 +5,12 @@ mod forward;
 mod index;
 mod rank;
 mod resolve;
-mod similar;
+mod similarity;
 
 pub use index::{Bucket, SimIndex};
 pub use rank::{compare, due, overdue, tier};
 pub use resolve::{Resolution, resolve, resolve_traced};
-pub use similar::{Key, close, matches_by_definition, similar};
+pub use similarity::{Key, close, matches_by_definition, similar};
 
 use crate::item::{Item, Signal};
 use jiff::civil::Date;

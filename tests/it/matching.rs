@@ -80,11 +80,10 @@ proptest! {
     fn keys_do_not_depend_on_input_order(texts in prop::collection::vec(text(), 0..12), seed in any::<u64>()) {
         let keys: Vec<String> = texts.iter().map(|t| key(t)).collect();
         let mut order: Vec<usize> = (0..texts.len()).collect();
-        // A seeded shuffle (Fisher-Yates with a SplitMix step).
-        let mut s = seed;
+        // A seeded shuffle (Fisher-Yates over the shared test RNG).
+        let mut rng = crate::common::rng::Rng::new(seed);
         for i in (1..order.len()).rev() {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            order.swap(i, (s >> 33) as usize % (i + 1));
+            order.swap(i, rng.below(i as u64 + 1) as usize);
         }
         for &i in &order {
             prop_assert_eq!(&key(&texts[i]), &keys[i]);
@@ -138,15 +137,12 @@ fn long_texts_are_compared_on_a_bounded_prefix() {
     let words = [
         "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
     ];
-    let mut rng = 7u64;
+    let mut rng = crate::common::rng::Rng::new(7);
     let items: Vec<Item> = (0..1000)
         .map(|n| {
             let mut t = head.clone();
             while t.len() < 5000 {
-                rng = rng
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                t.push_str(words[(rng >> 33) as usize % words.len()]);
+                t.push_str(words[rng.below(words.len() as u64) as usize]);
                 t.push(' ');
             }
             Item {
