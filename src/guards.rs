@@ -93,7 +93,7 @@ pub fn check(a: &str, b: &str, pa: Option<u64>, pb: Option<u64>) -> Option<Guard
 fn distinguishing(w: &str) -> Option<&str> {
     let mut chars = w.chars();
     let single = matches!((chars.next(), chars.next()), (Some(c), None) if c.is_ascii_alphabetic() && c != 'i');
-    if single {
+    if single || is_file_name(w) {
         return Some(w);
     }
     if !w.bytes().any(|b| b.is_ascii_digit()) {
@@ -105,6 +105,26 @@ fn distinguishing(w: &str) -> Option<&str> {
         _ => w,
     };
     Some(w)
+}
+
+/// A file name (`stem.ext`: a stem of 2 or more characters, so `e.g.` is
+/// not one, and an extension of 1 to 5 ASCII letters or digits starting
+/// with a letter) or a path (`a/b`): it names one file, so two
+/// texts naming different files are different tasks.
+fn is_file_name(w: &str) -> bool {
+    let w = w.trim_end_matches(['.', ',', ';', ':', ')']);
+    if let Some((head, tail)) = w.split_once('/') {
+        return !head.is_empty() && !tail.is_empty() && !w.contains("://");
+    }
+    match w.rsplit_once('.') {
+        Some((stem, ext)) => {
+            stem.chars().count() >= 2
+                && (1..=5).contains(&ext.len())
+                && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        }
+        None => false,
+    }
 }
 
 /// A hash of the set of distinguishing words of a key: two keys whose
@@ -375,6 +395,24 @@ mod tests {
         assert!(guard("Ask about CA3", "Ask about CA1").is_some());
         assert!(guard("Plan A for launch", "Plan B for launch").is_some());
         assert_eq!(guard("Add a retry", "Add the retry"), None);
+        // File names and paths name one thing each (seen in a public
+        // checklist: two test files merged at similarity 0.886).
+        assert!(
+            guard(
+                "Investigate `n_object_missing_value.json`",
+                "Investigate `n_object_missing_colon.json`"
+            )
+            .is_some()
+        );
+        assert!(guard("Refactor src/app/view.rs", "Refactor src/app/edit.rs").is_some());
+        assert_eq!(
+            guard("Update `config.toml` docs", "update config.toml docs"),
+            None
+        );
+        assert_eq!(
+            guard("Add examples, e.g. the lock", "Add examples e.g. the lock"),
+            None
+        );
     }
 
     #[test]
