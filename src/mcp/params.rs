@@ -45,40 +45,9 @@ pub(super) enum DueFilter {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum DestParam {
-    Journal,
-    Project,
-    Active,
-    Skip,
-    Goal,
-    Done,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub(super) struct RouteEntryParam {
-    /// The follow-up, one line.
-    pub text: String,
-    /// Where it goes.
-    pub to: DestParam,
-    /// Project slug (required for project and active).
-    #[serde(default)]
-    pub project: Option<String>,
-    /// Task slug (required for active).
-    #[serde(default)]
-    pub task: Option<String>,
-    /// Journal date YYYY-MM-DD (default today).
-    #[serde(default)]
-    pub date: Option<String>,
-    /// A captured inbox item (ID, path:line or text) this entry replaces: it is ticked in the same step.
-    #[serde(default)]
-    pub replaces: Option<String>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub(super) struct RouteParams {
     /// Entries, validated whole before anything is written.
-    pub entries: Vec<RouteEntryParam>,
+    pub entries: Vec<crate::route::RouteEntry>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

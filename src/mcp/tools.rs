@@ -5,7 +5,7 @@ use crate::act::{Action, plan_action, run_action};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::lock::{LockOptions, with_lock};
-use crate::route::{Dest, RouteEntry, route_batch, validate};
+use crate::route::{RouteEntry, route_batch, validate};
 use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
@@ -194,25 +194,7 @@ impl Server {
         Parameters(p): Parameters<RouteParams>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
         reply((|| {
-            let entries: Vec<RouteEntry> = p
-                .entries
-                .into_iter()
-                .map(|e| RouteEntry {
-                    replaces: e.replaces,
-                    text: e.text,
-                    to: match e.to {
-                        DestParam::Journal => Dest::Journal,
-                        DestParam::Project => Dest::Project,
-                        DestParam::Active => Dest::Active,
-                        DestParam::Skip => Dest::Skip,
-                        DestParam::Goal => Dest::Goal,
-                        DestParam::Done => Dest::Done,
-                    },
-                    project: e.project,
-                    task: e.task,
-                    date: e.date,
-                })
-                .collect();
+            let entries: Vec<RouteEntry> = p.entries;
             let today = crate::clock::now().date();
             let checked = validate(&entries, today)?;
             let replaces: Vec<Option<String>> =

@@ -13,10 +13,13 @@ pub use target::VaultView;
 use crate::error::{EntryProblem, Error, Result};
 use crate::item::is_slug;
 use jiff::civil::Date;
+use rmcp::schemars::{self, JsonSchema};
 use serde::{Deserialize, Serialize};
 
 /// Where a follow-up goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Dest {
     Journal,
@@ -31,12 +34,17 @@ pub enum Dest {
 /// One entry of `route --from` (or the single-entry command line form).
 /// Other fields are ignored, so `extract --format json` candidates (with
 /// `keyword`, `line`, `persisted` …) can be routed once given a `to`.
-#[derive(Debug, Clone, Deserialize)]
+/// The same type is the MCP `route` tool's entry schema.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct RouteEntry {
+    /// The follow-up, one line.
     pub text: String,
+    /// Where it goes.
     pub to: Dest,
+    /// Project slug (required for project and active).
     #[serde(default)]
     pub project: Option<String>,
+    /// Task slug (required for active).
     #[serde(default)]
     pub task: Option<String>,
     /// Journal date (YYYY-MM-DD) for journal, skip and goal; default `--date` or today.
