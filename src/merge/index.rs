@@ -7,7 +7,8 @@
 //! plain memory before any text is touched.
 
 use super::similarity::{Bigrams, Key};
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 /// The entries of one project group with one character count, ids ascending.
 #[derive(Debug, Default)]
@@ -97,7 +98,9 @@ type Buckets = BTreeMap<usize, Bucket>;
 /// Entries grouped by project and token class, bucketed by length.
 #[derive(Default, Debug)]
 pub struct SimIndex {
-    groups: HashMap<(Option<String>, u64), Buckets>,
+    /// Project name → its number in `groups` (untagged is 0).
+    projects: HashMap<String, u32>,
+    groups: HashMap<(u32, u64), Buckets>,
     /// Every entry regardless of project, by token class, for untagged queries.
     all: HashMap<u64, Buckets>,
 }
@@ -110,11 +113,27 @@ fn bucket(buckets: &mut Buckets, len: usize) -> &mut Bucket {
 }
 
 impl SimIndex {
+    /// The number of a project (None for an unknown one), without allocating.
+    fn project(&self, project: Option<&str>) -> Option<u32> {
+        match project {
+            None => Some(0),
+            Some(p) => self.projects.get(p).copied(),
+        }
+    }
+
     pub fn insert(&mut self, project: Option<&str>, key: &Key<'_>, id: u32) {
-        let group = self
-            .groups
-            .entry((project.map(str::to_string), key.class))
-            .or_default();
+        let p = match project {
+            None => 0,
+            Some(p) => match self.projects.get(p) {
+                Some(&n) => n,
+                None => {
+                    let n = self.projects.len() as u32 + 1;
+                    self.projects.insert(p.to_string(), n);
+                    n
+                }
+            },
+        };
+        let group = self.groups.entry((p, key.class)).or_default();
         bucket(group, key.len).insert(id, key.bigrams);
         bucket(self.all.entry(key.class).or_default(), key.len).insert(id, key.bigrams);
     }
@@ -122,9 +141,8 @@ impl SimIndex {
     /// Moves nothing out of the all-projects group: `remove` followed by
     /// `insert` changes an entry's project group only.
     pub fn remove(&mut self, project: Option<&str>, key: &Key<'_>, id: u32) {
-        if let Some(group) = self
-            .groups
-            .get_mut(&(project.map(str::to_string), key.class))
+        if let Some(p) = self.project(project)
+            && let Some(group) = self.groups.get_mut(&(p, key.class))
             && let Some(b) = group.get_mut(&key.len)
         {
             b.remove(id);
@@ -147,12 +165,12 @@ impl SimIndex {
         let hi = (len as f64 / threshold + 1e-9).floor() as usize;
         let mut scan = |group: &Buckets| group.range(lo..=hi).all(|(_, b)| visit(b));
         match project {
-            Some(p) => {
+            Some(_) => {
                 let own = self
-                    .groups
-                    .get(&(Some(p.to_string()), q.class))
+                    .project(project)
+                    .and_then(|p| self.groups.get(&(p, q.class)))
                     .is_none_or(&mut scan);
-                if own && let Some(g) = self.groups.get(&(None, q.class)) {
+                if own && let Some(g) = self.groups.get(&(0, q.class)) {
                     scan(g);
                 }
             }

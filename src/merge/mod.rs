@@ -3,13 +3,15 @@
 
 mod forward;
 mod index;
+mod memo;
 mod rank;
 mod resolve;
 mod similarity;
 
 pub use index::{Bucket, SimIndex};
+pub use memo::{MEMO_VERSION, PairMemo};
 pub use rank::{compare, due, overdue, tier};
-pub use resolve::{Resolution, resolve, resolve_traced};
+pub use resolve::{Resolution, resolve, resolve_traced, resolve_with};
 pub use similarity::{Key, close, matches_by_definition, similar};
 
 use crate::item::{Item, Signal};
@@ -45,8 +47,21 @@ pub struct Merged {
 
 /// Runs the merge over collected items and resolution signals.
 pub fn merge(items: Vec<Item>, signals: &[Signal], as_of: Option<Date>, threshold: f64) -> Merged {
+    merge_with(items, signals, as_of, threshold, None)
+}
+
+/// [`merge`] with a pairwise-answer memo from an earlier run (see
+/// [`PairMemo`]): the result is the same, the work smaller when few texts
+/// changed; afterwards the memo holds this run's answers, for the next.
+pub fn merge_with(
+    items: Vec<Item>,
+    signals: &[Signal],
+    as_of: Option<Date>,
+    threshold: f64,
+    memo: Option<&mut PairMemo>,
+) -> Merged {
     let collected = items.len();
-    let (open, mut resolutions) = resolve_traced(items, signals, threshold);
+    let (open, mut resolutions) = resolve_with(items, signals, threshold, memo);
     let (mut open, twinned, forwarded_open) = forward::settle(open, threshold);
     resolutions.extend(twinned.into_iter().map(|item| Resolution {
         item,

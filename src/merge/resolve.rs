@@ -1,18 +1,11 @@
 //! Step 2 of the merge: resolution by done items (docs/FORMAT.md §5).
 
+use super::memo::{PairMemo, Reuse, TextId};
 use super::{Key, SimIndex, similar};
 use crate::item::{Item, Signal};
 use jiff::civil::Date;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
-
-/// The dates of the items sharing one (text, project); `None` is undated,
-/// which sorts first, so `earliest` is `None` when any item is undated.
-#[derive(Clone, Copy)]
-struct Need {
-    latest: Option<Date>,
-    earliest: Option<Date>,
-}
 
 /// A matching key with its project and private mark.
 type TextKey<'a> = (&'a str, Option<&'a str>, Option<u64>);
@@ -66,7 +59,22 @@ pub fn resolve_traced(
     signals: &[Signal],
     threshold: f64,
 ) -> (Vec<Item>, Vec<Resolution>) {
+    resolve_with(items, signals, threshold, None)
+}
+
+/// [`resolve_traced`] with a pairwise-answer memo (see [`PairMemo`]): a
+/// usable memo answers known texts, and the memo is rebuilt from this run.
+/// The result is the same with or without it.
+pub fn resolve_with(
+    items: Vec<Item>,
+    signals: &[Signal],
+    threshold: f64,
+    mut memo: Option<&mut PairMemo>,
+) -> (Vec<Item>, Vec<Resolution>) {
     if signals.is_empty() {
+        if let Some(m) = memo {
+            m.clear(threshold);
+        }
         return (items, Vec::new());
     }
     let mut distinct: HashMap<TextKey<'_>, (Matches, Vec<usize>)> = HashMap::default();
@@ -83,7 +91,7 @@ pub fn resolve_traced(
     }
     // Entries with an undated signal first, then newest first: a query whose
     // items are all dated on or after D never needs an entry older than D,
-    // so its scan stops at a binary-searched id.
+    // so (without a memo to fill) its scan stops at a binary-searched id.
     let (entries, lists): (Vec<(TextKey<'_>, Matches)>, Vec<Vec<usize>>) = {
         let mut all: Vec<(TextKey<'_>, (Matches, Vec<usize>))> = distinct.into_iter().collect();
         all.sort_by(|a, b| {
@@ -99,146 +107,134 @@ pub fn resolve_traced(
         .iter()
         .map(|((n, _, private), _)| Key::with_private(n, *private))
         .collect();
-    let mut index = SimIndex::default();
-    let mut exact: HashMap<&str, Vec<u32>> = HashMap::default();
-    for (id, (((n, p, _), _), k)) in entries.iter().zip(&keys).enumerate() {
-        index.insert(*p, k, id as u32);
-        exact.entry(n).or_default().push(id as u32);
-    }
-    // Each distinct (text, project) with what its items need: a match dated
-    // at least as late as the latest of them (or undated) settles all; none
-    // older than the earliest can resolve any (unless one is undated).
-    let mut needs: HashMap<TextKey<'_>, Need> = HashMap::default();
+    // Each distinct (text, project) with the earliest date of its items: no
+    // entry older than that can resolve any of them (unless one is undated).
+    let mut needs: HashMap<TextKey<'_>, Option<Date>> = HashMap::default();
     for i in &items {
-        let need = needs
-            .entry(text_key(&i.norm, i.project.as_deref(), i.private))
-            .or_insert(Need {
-                latest: i.date,
-                earliest: i.date,
-            });
-        need.latest = need.latest.max(i.date);
-        need.earliest = need.earliest.min(i.date);
+        let tk = text_key(&i.norm, i.project.as_deref(), i.private);
+        let e = needs.entry(tk).or_insert(i.date);
+        *e = (*e).min(i.date);
     }
-    let mut queries: Vec<(TextKey<'_>, Need)> = needs.into_iter().collect();
+    let mut queries: Vec<(TextKey<'_>, Option<Date>)> = needs.into_iter().collect();
     queries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let answers: HashMap<TextKey<'_>, Matches> = queries
+    if let Some(m) = memo.as_deref_mut()
+        && !m.usable(threshold)
+    {
+        m.clear(threshold);
+    }
+    let ids = |m: &PairMemo, tks: &mut dyn Iterator<Item = TextKey<'_>>| -> Vec<TextId> {
+        tks.map(|(n, p, x)| m.id(n, p, x)).collect()
+    };
+    let entry_ids: Vec<TextId> = memo
+        .as_deref()
+        .map_or_else(Vec::new, |m| ids(m, &mut entries.iter().map(|e| e.0)));
+    let query_ids: Vec<TextId> = memo
+        .as_deref()
+        .map_or_else(Vec::new, |m| ids(m, &mut queries.iter().map(|q| q.0)));
+    let reuse = memo.as_deref().map(|m| Reuse::new(m, &entry_ids));
+    let mut index = SimIndex::default();
+    // The entries the memo never compared against: known item texts are
+    // compared with these only.
+    let mut fresh = SimIndex::default();
+    for (id, (((_, p, _), _), k)) in entries.iter().zip(&keys).enumerate() {
+        index.insert(*p, k, id as u32);
+        if reuse.as_ref().is_some_and(|r| !r.known[id]) {
+            fresh.insert(*p, k, id as u32);
+        }
+    }
+    // Every matching entry of each distinct item text, most similar first
+    // (without a memo: every one that can resolve one of its items).
+    let found: Vec<Vec<(u32, f64)>> = queries
         .par_iter()
-        .map(|&(tk, Need { latest, earliest })| {
-            let (norm, project, private) = tk;
-            let q = Key::with_private(norm, private);
-            let settled = |acc: &Matches| {
-                acc.undated
-                    || (acc.any && latest.is_none_or(|n| acc.latest.is_some_and(|l| l >= n)))
-            };
-            let below = match earliest {
-                Some(d) => {
-                    entries.partition_point(|(_, m)| m.undated || m.latest >= Some(d)) as u32
-                }
-                None => u32::MAX,
-            };
-            let mut acc = Matches::default();
-            let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
-            for &id in exact.get(norm).map_or(&[][..], Vec::as_slice) {
-                let ((_, p, _), m) = &entries[id as usize];
-                if compatible(*p) && similar(&q, &keys[id as usize], threshold) {
-                    acc.any = true;
-                    acc.undated |= m.undated;
-                    acc.latest = acc.latest.max(m.latest);
-                }
-            }
-            if settled(&acc) {
-                return (tk, acc);
-            }
-            index.candidates(project, &q, threshold, |bucket| {
-                bucket.scan(&q, threshold, below, |id| {
-                    let ((_, p, _), m) = &entries[id as usize];
-                    let adds = !acc.undated && (m.undated || m.latest > acc.latest || !acc.any);
-                    if compatible(*p) && adds && similar(&q, &keys[id as usize], threshold) {
-                        acc.any = true;
-                        acc.undated |= m.undated;
-                        acc.latest = acc.latest.max(m.latest);
-                    }
-                    !settled(&acc)
-                })
-            });
-            (tk, acc)
-        })
-        .collect();
-    let keep: Vec<bool> = items
-        .iter()
-        .map(|i| {
-            let m = answers
-                .get(&text_key(&i.norm, i.project.as_deref(), i.private))
-                .copied()
-                .unwrap_or_default();
-            !m.resolves(i.date)
-        })
-        .collect();
-    // The trail: every matching entry of each resolved (key, project, mark),
-    // most similar first.
-    let mut resolved_keys: Vec<TextKey<'_>> = items
-        .iter()
-        .zip(&keep)
-        .filter(|(_, k)| !**k)
-        .map(|(i, _)| text_key(&i.norm, i.project.as_deref(), i.private))
-        .collect();
-    resolved_keys.sort_unstable();
-    resolved_keys.dedup();
-    let matching: HashMap<TextKey<'_>, Vec<(u32, f64)>> = resolved_keys
-        .par_iter()
-        .map(|&tk| {
+        .enumerate()
+        .map(|(n, &(tk, earliest))| {
             let (norm, project, private) = tk;
             let q = Key::with_private(norm, private);
             let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
             let mut found: Vec<(u32, f64)> = Vec::new();
-            index.candidates(project, &q, threshold, |bucket| {
-                bucket.scan(&q, threshold, u32::MAX, |id| {
-                    let ((n, p, _), _) = &entries[id as usize];
-                    if compatible(*p) && similar(&q, &keys[id as usize], threshold) {
-                        found.push((id, crate::normalize::similarity(norm, n)));
-                    }
-                    true
-                })
+            let mut test = |id: u32| {
+                let ((n, p, _), _) = &entries[id as usize];
+                if compatible(*p) && similar(&q, &keys[id as usize], threshold) {
+                    found.push((id, crate::normalize::similarity(norm, n)));
+                }
+                true
+            };
+            let known = reuse.as_ref().and_then(|r| r.matches(&query_ids[n]));
+            let (scanned, below) = match known {
+                Some(listed) => {
+                    listed.for_each(|id| {
+                        test(id);
+                    });
+                    (&fresh, u32::MAX)
+                }
+                None if reuse.is_some() => (&index, u32::MAX),
+                None => {
+                    let below = earliest.map_or(u32::MAX, |d| {
+                        entries.partition_point(|(_, m)| m.undated || m.latest >= Some(d)) as u32
+                    });
+                    (&index, below)
+                }
+            };
+            scanned.candidates(project, &q, threshold, |bucket| {
+                bucket.scan(&q, threshold, below, &mut test)
             });
             found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            (tk, found)
+            found
         })
+        .collect();
+    if let Some(m) = memo {
+        let pairs = query_ids
+            .iter()
+            .zip(&found)
+            .map(|(q, f)| (*q, f.iter().map(|&(id, _)| id).collect()));
+        m.record(threshold, &entry_ids, pairs);
+    }
+    let matching: HashMap<TextKey<'_>, &[(u32, f64)]> = queries
+        .iter()
+        .zip(&found)
+        .map(|(q, f)| (q.0, f.as_slice()))
         .collect();
     let closers: Vec<Option<(usize, f64)>> = items
         .iter()
-        .zip(&keep)
-        .map(|(item, &k)| {
-            if k {
+        .map(|item| {
+            let tk = text_key(&item.norm, item.project.as_deref(), item.private);
+            let found = matching.get(&tk).copied().unwrap_or_default();
+            let m = found.iter().fold(Matches::default(), |acc, &(id, _)| {
+                let m = &entries[id as usize].1;
+                Matches {
+                    any: true,
+                    undated: acc.undated || m.undated,
+                    latest: acc.latest.max(m.latest),
+                }
+            });
+            if !m.resolves(item.date) {
                 return None;
             }
-            let tk = text_key(&item.norm, item.project.as_deref(), item.private);
             let in_time = |s: usize| match (signals[s].date, item.date) {
                 (Some(sd), Some(id)) => id <= sd,
                 _ => true,
             };
-            matching.get(&tk).and_then(|found| {
-                found.iter().find_map(|&(id, sim)| {
-                    lists[id as usize]
-                        .iter()
-                        .copied()
-                        .find(|&s| in_time(s))
-                        .map(|s| (s, sim))
-                })
+            found.iter().find_map(|&(id, sim)| {
+                lists[id as usize]
+                    .iter()
+                    .copied()
+                    .find(|&s| in_time(s))
+                    .map(|s| (s, sim))
             })
         })
         .collect();
     let mut open = Vec::with_capacity(items.len());
     let mut closed = Vec::new();
-    for ((item, k), closer) in items.into_iter().zip(keep).zip(closers) {
+    for (item, closer) in items.into_iter().zip(closers) {
         match closer {
-            Some((signal, similarity)) if !k => closed.push(Resolution {
+            Some((signal, similarity)) => closed.push(Resolution {
                 item,
                 signal: Some(signal),
                 similarity,
             }),
-            // Unreachable for a resolved item (a matching entry resolved
-            // it); kept open rather than lost.
-            _ => open.push(item),
+            // Not resolved (or, unreachably, resolved with no entry in
+            // time): kept open rather than lost.
+            None => open.push(item),
         }
     }
     (open, closed)

@@ -335,9 +335,17 @@ fn strip_links(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// `strsim::normalized_levenshtein` of the compared parts of two keys.
+/// `strsim::normalized_levenshtein` of the compared parts of two keys,
+/// computed with a bit-parallel Levenshtein (the same value: checked in the
+/// tests against strsim).
 pub fn similarity(a: &str, b: &str) -> f64 {
-    strsim::normalized_levenshtein(compared(a), compared(b))
+    let (a, b) = (compared(a), compared(b));
+    if a == b {
+        return 1.0;
+    }
+    let max = a.chars().count().max(b.chars().count());
+    let d = rapidfuzz::distance::levenshtein::distance(a.chars(), b.chars());
+    1.0 - (d as f64) / (max as f64)
 }
 
 /// Whether a pair of texts whose character counts are `a` and `b` can reach
@@ -407,6 +415,22 @@ mod tests {
         fn ascii_fast_path_matches_the_general_pass(t in "[a-cA-C *_`~.!;: \t\n\r]{0,40}") {
             proptest::prop_assert_eq!(ascii_pass(&t), general_pass(&t));
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn similarity_is_strsims_normalized_levenshtein(a in "[a-c 가é]{0,12}", b in "[a-c 가é]{0,12}") {
+            let expect = strsim::normalized_levenshtein(compared(&a), compared(&b));
+            proptest::prop_assert_eq!(similarity(&a, &b).to_bits(), expect.to_bits());
+        }
+    }
+
+    #[test]
+    fn similarity_of_long_keys_is_strsims() {
+        let a = "ab".repeat(300);
+        let b = format!("x{}", "ba".repeat(290));
+        let expect = strsim::normalized_levenshtein(compared(&a), compared(&b));
+        assert_eq!(similarity(&a, &b).to_bits(), expect.to_bits());
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod init;
 mod lock;
 mod matching;
 mod mcp;
+mod memo;
 mod pairs;
 mod props;
 mod reliability;

@@ -74,7 +74,7 @@ fn project() -> impl Strategy<Value = Option<String>> {
     prop::option::of(select(PROJECTS).prop_map(str::to_string))
 }
 
-fn opt_day() -> impl Strategy<Value = Option<Date>> {
+pub(crate) fn opt_day() -> impl Strategy<Value = Option<Date>> {
     prop::option::of((0u8..10).prop_map(day))
 }
 
@@ -105,7 +105,7 @@ fn item() -> impl Strategy<Value = Item> {
 }
 
 /// Items with distinct locations (one item per source line, as in a vault).
-fn items() -> impl Strategy<Value = Vec<Item>> {
+pub(crate) fn items() -> impl Strategy<Value = Vec<Item>> {
     prop::collection::vec(item(), 0..40).prop_map(|v| {
         let mut seen = BTreeSet::new();
         v.into_iter()
@@ -114,7 +114,7 @@ fn items() -> impl Strategy<Value = Vec<Item>> {
     })
 }
 
-fn signal() -> impl Strategy<Value = Signal> {
+pub(crate) fn signal() -> impl Strategy<Value = Signal> {
     (text(), project(), opt_day(), select(PATHS), 1u32..40).prop_map(
         |(t, project, date, path, line)| Signal {
             norm: key(&t),
@@ -130,7 +130,7 @@ fn signal() -> impl Strategy<Value = Signal> {
     )
 }
 
-fn threshold() -> impl Strategy<Value = f64> {
+pub(crate) fn threshold() -> impl Strategy<Value = f64> {
     prop_oneof![4 => Just(0.85), 1 => Just(0.6), 1 => Just(1.0)]
 }
 
@@ -198,7 +198,7 @@ fn oracle_clusters(items: &[Item], t: f64) -> Vec<Cluster> {
 }
 
 /// What a merge result says, comparable across runs.
-fn summary(m: &Merged) -> (Vec<Item>, Vec<Cluster>, usize, usize, usize) {
+pub(crate) fn summary(m: &Merged) -> (Vec<Item>, Vec<Cluster>, usize, usize, usize) {
     (
         m.items.clone(),
         m.clusters.clone(),

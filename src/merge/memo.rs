@@ -1,0 +1,271 @@
+//! The pairwise-answer memo of the merge: what resolution found in one run,
+//! so that the next run compares only what changed.
+//!
+//! Resolution compares every distinct open-item text (matching key, project,
+//! private mark) with every distinct Done-entry text. The memo remembers,
+//! for the run that built it, the identities of all Done-entry texts it
+//! compared against and, for each open-item text, the complete list of those
+//! that matched it. A later run ([`super::merge_with`]) then answers a
+//! known item text from its list (for the entries still present) and
+//! compares it with the *new* entry texts only; an unknown item text is
+//! compared with everything. The memo is rebuilt after every run.
+//!
+//! Texts are identified by a 128-bit SipHash-1-3 of (key, project, private
+//! mark) keyed by a random salt kept in the memo, never by the text itself,
+//! so the memo holds no vault text.
+//!
+//! Trust: the memo comes from the vault's cache directory, which is vault
+//! content. Every remembered *match* is re-checked with the real comparison
+//! before use, so no memo, however crafted, can make two texts match that
+//! do not. A memo's *non*-matches cannot be checked cheaply (that is the
+//! work it saves): a hand-edited memo could leave an item open that a fresh
+//! run would resolve. The caller must therefore only hand in a memo it
+//! wrote itself, checked by a keyed checksum whose key lives outside the
+//! vault (the cache layer's job); anything else is dropped, never trusted.
+//! A memo with another format version or threshold, or one whose lists
+//! point outside its entry table, is ignored as a whole.
+
+use serde::{Deserialize, Serialize};
+use siphasher::sip128::{Hasher128, SipHasher13};
+use std::hash::Hasher;
+
+/// Version of the memo's meaning: bump it whenever the comparison
+/// (similarity, guards, key) changes, so old answers are not reused.
+pub const MEMO_VERSION: u32 = 1;
+
+/// The identity of one distinct (matching key, project, private mark).
+pub(super) type TextId = [u64; 2];
+
+/// Pairwise answers of one merge run, for the next (see the module docs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairMemo {
+    version: u32,
+    /// `f64::to_bits` of the dedup threshold the answers hold for.
+    threshold: u64,
+    salt: [u64; 2],
+    /// Every distinct Done-entry text compared against, ascending.
+    entries: Vec<TextId>,
+    /// Every distinct open-item text, ascending by identity, with the
+    /// indices into `entries` of all entries that matched it, ascending.
+    queries: Vec<(TextId, Vec<u32>)>,
+}
+
+impl Default for PairMemo {
+    fn default() -> Self {
+        PairMemo::new()
+    }
+}
+
+impl PairMemo {
+    /// An empty memo with a fresh random salt: it knows nothing, so the
+    /// first run with it compares everything (and fills it).
+    pub fn new() -> Self {
+        use std::hash::BuildHasher;
+        let rs = std::collections::hash_map::RandomState::new();
+        PairMemo::with_salt([rs.hash_one(1u8), rs.hash_one(2u8)])
+    }
+
+    /// An empty memo with a given salt (for tests and reproducible files).
+    pub fn with_salt(salt: [u64; 2]) -> Self {
+        PairMemo {
+            version: MEMO_VERSION,
+            threshold: 0,
+            salt,
+            entries: Vec::new(),
+            queries: Vec::new(),
+        }
+    }
+
+    /// Distinct Done-entry texts remembered.
+    pub fn entries(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Distinct open-item texts whose answers are remembered.
+    pub fn queries(&self) -> usize {
+        self.queries.len()
+    }
+
+    /// Whether the answers can serve a run at `threshold`: same version and
+    /// threshold, tables sorted and every list inside the entry table.
+    pub(super) fn usable(&self, threshold: f64) -> bool {
+        let n = self.entries.len();
+        self.version == MEMO_VERSION
+            && self.threshold == threshold.to_bits()
+            && self.entries.windows(2).all(|w| w[0] < w[1])
+            && self.queries.windows(2).all(|w| w[0].0 < w[1].0)
+            && self.queries.iter().all(|(_, l)| {
+                l.windows(2).all(|w| w[0] < w[1]) && l.iter().all(|&i| (i as usize) < n)
+            })
+    }
+
+    /// Forgets every answer (keeping the salt) and makes the memo one for `threshold`.
+    pub(super) fn clear(&mut self, threshold: f64) {
+        *self = PairMemo {
+            threshold: threshold.to_bits(),
+            ..PairMemo::with_salt(self.salt)
+        };
+    }
+
+    /// The identity of a text under this memo's salt.
+    pub(super) fn id(&self, norm: &str, project: Option<&str>, private: Option<u64>) -> TextId {
+        let mut h = SipHasher13::new_with_keys(self.salt[0], self.salt[1]);
+        h.write(norm.as_bytes());
+        h.write_u8(0xff);
+        match project {
+            Some(p) => {
+                h.write_u8(1);
+                h.write(p.as_bytes());
+                h.write_u8(0xff);
+            }
+            None => h.write_u8(0),
+        }
+        match private {
+            Some(m) => {
+                h.write_u8(1);
+                h.write_u64(m);
+            }
+            None => h.write_u8(0),
+        }
+        let v = h.finish128();
+        [v.h1, v.h2]
+    }
+
+    /// Replaces the answers with those of a run at `threshold`: `entries`
+    /// are the run's Done-entry identities (by entry number), `queries` the
+    /// item identities with the entry numbers matching each.
+    pub(super) fn record(
+        &mut self,
+        threshold: f64,
+        entries: &[TextId],
+        queries: impl Iterator<Item = (TextId, Vec<u32>)>,
+    ) {
+        let mut order: Vec<u32> = (0..entries.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| entries[i as usize]);
+        order.dedup_by_key(|i| entries[*i as usize]);
+        // Entry number in the run → position in the sorted table.
+        let mut pos = vec![0u32; entries.len()];
+        for (p, &i) in order.iter().enumerate() {
+            pos[i as usize] = p as u32;
+        }
+        let mut table: Vec<(TextId, Vec<u32>)> = queries
+            .map(|(q, found)| {
+                let mut list: Vec<u32> = found.iter().map(|&e| pos[e as usize]).collect();
+                list.sort_unstable();
+                list.dedup();
+                (q, list)
+            })
+            .collect();
+        table.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        table.dedup_by(|a, b| a.0 == b.0);
+        *self = PairMemo {
+            version: MEMO_VERSION,
+            threshold: threshold.to_bits(),
+            salt: self.salt,
+            entries: order.iter().map(|&i| entries[i as usize]).collect(),
+            queries: table,
+        };
+    }
+}
+
+/// A usable memo laid over the Done entries of the current run.
+pub(super) struct Reuse<'m> {
+    memo: &'m PairMemo,
+    /// Memo entry position → the current entry number holding that text.
+    current: Vec<Option<u32>>,
+    /// Current entry number → whether the memo compared against its text.
+    pub(super) known: Vec<bool>,
+}
+
+impl<'m> Reuse<'m> {
+    /// `ids` are the identities of the current run's entries, by entry number.
+    pub(super) fn new(memo: &'m PairMemo, ids: &[TextId]) -> Self {
+        let mut current = vec![None; memo.entries.len()];
+        let known = ids
+            .iter()
+            .enumerate()
+            .map(|(n, id)| match memo.entries.binary_search(id) {
+                Ok(p) => {
+                    current[p] = Some(n as u32);
+                    true
+                }
+                Err(_) => false,
+            })
+            .collect();
+        Reuse {
+            memo,
+            current,
+            known,
+        }
+    }
+
+    /// The current entry numbers the memo says match the item text `q`
+    /// (only entries still present), or `None` when `q` is not remembered.
+    pub(super) fn matches(&self, q: &TextId) -> Option<impl Iterator<Item = u32> + '_> {
+        let at = self
+            .memo
+            .queries
+            .binary_search_by(|(id, _)| id.cmp(q))
+            .ok()?;
+        Some(
+            self.memo.queries[at]
+                .1
+                .iter()
+                .filter_map(|&p| self.current[p as usize]),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities_depend_on_every_part_and_the_salt() {
+        let m = PairMemo::with_salt([1, 2]);
+        let base = m.id("fix login", Some("p"), None);
+        assert_eq!(base, m.id("fix login", Some("p"), None));
+        assert_ne!(base, m.id("fix login", None, None));
+        assert_ne!(base, m.id("fix login", Some("q"), None));
+        assert_ne!(base, m.id("fix login", Some("p"), Some(7)));
+        assert_ne!(base, m.id("fix logi", Some("np"), None));
+        assert_ne!(
+            base,
+            PairMemo::with_salt([1, 3]).id("fix login", Some("p"), None)
+        );
+    }
+
+    #[test]
+    fn record_then_reuse_maps_to_current_entries() {
+        let mut m = PairMemo::with_salt([5, 6]);
+        let (a, b, c) = ([1, 0], [2, 0], [3, 0]);
+        m.record(0.85, &[c, a, b], [([9, 9], vec![0, 2])].into_iter());
+        assert!(m.usable(0.85));
+        assert!(!m.usable(0.9));
+        // The next run has b and a new text d, in another order.
+        let d = [4, 0];
+        let r = Reuse::new(&m, &[d, b]);
+        assert_eq!(r.known, vec![false, true]);
+        let got: Vec<u32> = r.matches(&[9, 9]).unwrap().collect();
+        assert_eq!(got, vec![1]);
+        assert!(r.matches(&[8, 8]).is_none());
+    }
+
+    #[test]
+    fn malformed_memos_are_unusable() {
+        let mut m = PairMemo::with_salt([0, 0]);
+        m.record(0.85, &[[1, 0]], [([9, 9], vec![0])].into_iter());
+        let mut bad = m.clone();
+        bad.queries[0].1 = vec![5];
+        assert!(!bad.usable(0.85));
+        let mut bad = m.clone();
+        bad.version += 1;
+        assert!(!bad.usable(0.85));
+        let mut bad = m.clone();
+        bad.entries = vec![[2, 0], [1, 0]];
+        assert!(!bad.usable(0.85));
+        let json = serde_json::to_string(&m).unwrap();
+        let back: PairMemo = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, m);
+    }
+}
