@@ -156,7 +156,7 @@ impl PairMemo {
                 (q, list)
             })
             .collect();
-        table.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        table.sort_unstable_by_key(|e| e.0);
         table.dedup_by(|a, b| a.0 == b.0);
         *self = PairMemo {
             version: MEMO_VERSION,
