@@ -19,7 +19,8 @@ pub(super) struct Block {
     input: Obj<ToolInput>,
 }
 
-/// The input of a todo tool call (`TodoWrite`, `TaskCreate`, `TaskUpdate`).
+/// The input of a tool call: todo tools (`TodoWrite`, `TaskCreate`,
+/// `TaskUpdate`), and what file and shell tools write or run.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct ToolInput {
@@ -29,6 +30,59 @@ struct ToolInput {
     #[serde(rename = "taskId")]
     task_id: Loose,
     status: Loose,
+    /// `Write`.
+    content: Loose,
+    /// `Edit`.
+    new_string: Loose,
+    /// `NotebookEdit`.
+    new_source: Loose,
+    /// `Bash`.
+    command: Loose,
+    /// `MultiEdit`.
+    edits: NewStrings,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct EditItem {
+    new_string: Loose,
+}
+
+/// The `new_string`s of a `MultiEdit` call.
+#[derive(Debug, Default)]
+struct NewStrings(Vec<String>);
+
+impl<'de> Lenient<'de> for NewStrings {
+    fn seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut out = Vec::new();
+        while let Some(item) = seq.next_element::<Obj<EditItem>>()? {
+            if let Some(s) = item
+                .0
+                .and_then(|e| e.new_string.as_str().map(str::to_owned))
+            {
+                out.push(s);
+            }
+        }
+        Ok(NewStrings(out))
+    }
+}
+
+impl ToolInput {
+    /// What the call wrote or ran, as text (empty for other tools).
+    fn acted(&mut self) -> Vec<String> {
+        let mut out: Vec<String> = std::mem::take(&mut self.edits.0);
+        for v in [
+            &mut self.content,
+            &mut self.new_string,
+            &mut self.new_source,
+            &mut self.command,
+        ] {
+            if let Loose::Str(s) = std::mem::take(v) {
+                out.push(s);
+            }
+        }
+        out
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -63,9 +117,15 @@ impl<'de> Lenient<'de> for TodoItems {
 }
 
 /// Message content: a string or an array of blocks, as `(block type, text)`;
-/// the type is `None` for plain-string content. Todo tool calls are kept too.
+/// the type is `None` for plain-string content. Todo tool calls are kept too,
+/// what other tool calls wrote or ran, and whether any block was present.
 #[derive(Debug, Default)]
-pub(super) struct Content(Vec<(Option<String>, String)>, Vec<TodoOp>);
+pub(super) struct Content(
+    Vec<(Option<String>, String)>,
+    Vec<TodoOp>,
+    Vec<String>,
+    bool,
+);
 
 fn todo_op(name: &str, input: ToolInput) -> Option<TodoOp> {
     match name {
@@ -85,19 +145,23 @@ fn todo_op(name: &str, input: ToolInput) -> Option<TodoOp> {
 
 impl<'de> Lenient<'de> for Content {
     fn string(s: String) -> Self {
-        Content(vec![(None, s)], Vec::new())
+        Content::from_text(s)
     }
     fn seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
         let mut blocks = Vec::new();
         let mut todos = Vec::new();
+        let mut acted = Vec::new();
+        let mut any = false;
         while let Some(block) = seq.next_element::<Obj<Block>>()? {
             let Some(block) = block.0 else { continue };
+            any = true;
             match (block.kind.as_str(), block.text) {
                 (Some("tool_use"), _) => {
-                    if let (Some(name), Some(input)) = (block.name.as_str(), block.input.0)
-                        && let Some(op) = todo_op(name, input)
-                    {
-                        todos.push(op);
+                    if let (Some(name), Some(mut input)) = (block.name.as_str(), block.input.0) {
+                        acted.extend(input.acted());
+                        if let Some(op) = todo_op(name, input) {
+                            todos.push(op);
+                        }
                     }
                 }
                 (kind, Loose::Str(text)) => {
@@ -106,11 +170,11 @@ impl<'de> Lenient<'de> for Content {
                 _ => {}
             }
         }
-        Ok(Content(blocks, todos))
+        Ok(Content(blocks, todos, acted, any))
     }
 }
 
-lenient_deserialize!(Content, TodoItems);
+lenient_deserialize!(Content, TodoItems, NewStrings);
 
 impl Content {
     /// The texts of plain-string content and of blocks whose type is in `kinds`, joined by newlines.
@@ -129,12 +193,23 @@ impl Content {
 
     /// Plain-string content.
     pub(super) fn from_text(text: String) -> Self {
-        Content(vec![(None, text)], Vec::new())
+        let any = !text.is_empty();
+        Content(vec![(None, text)], Vec::new(), Vec::new(), any)
     }
 
     /// The todo tool calls, in order.
     pub(super) fn take_todos(&mut self) -> Vec<TodoOp> {
         std::mem::take(&mut self.1)
+    }
+
+    /// What the tool calls wrote or ran.
+    pub(super) fn take_acted(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.2)
+    }
+
+    /// Whether the content held any block (text, thinking, tool call, …).
+    pub(super) fn any(&self) -> bool {
+        self.3
     }
 }
 
@@ -165,6 +240,8 @@ struct Record {
     meta: Loose,
     #[serde(rename = "isCompactSummary")]
     compact: Loose,
+    #[serde(rename = "isApiErrorMessage")]
+    api_error: Loose,
     #[serde(rename = "sessionId")]
     session: Loose,
     uuid: Loose,
@@ -175,6 +252,7 @@ struct Record {
 #[serde(default)]
 struct Message {
     content: Content,
+    model: Loose,
 }
 
 /// Whether a JSON object looks like a Claude Code record.
@@ -224,6 +302,10 @@ pub(super) fn decode(line: &str) -> Decoded {
         return Decoded::Ignored;
     };
     let todos = message.content.take_todos();
+    let acted = message.content.take_acted();
+    let active = message.content.any();
+    let synthetic = role == Role::Assistant
+        && (record.api_error.is_true() || message.model.as_str() == Some("<synthetic>"));
     let raw = message.content.text(&["text"]);
     let mut summary = record.compact.is_true();
     let text = match role {
@@ -244,7 +326,8 @@ pub(super) fn decode(line: &str) -> Decoded {
         }
         _ => raw,
     };
-    if text.trim().is_empty() && todos.is_empty() {
+    // An assistant record without text still shows the agent at work.
+    if text.trim().is_empty() && todos.is_empty() && !(role == Role::Assistant && active) {
         return Decoded::Ignored;
     }
     Decoded::Turn(Turn {
@@ -252,6 +335,9 @@ pub(super) fn decode(line: &str) -> Decoded {
         text,
         summary,
         todos,
+        acted,
+        synthetic,
+        echo: false,
     })
 }
 
@@ -292,7 +378,26 @@ mod tests {
     #[test]
     fn skipped_blocks_and_records() {
         let tool = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"echo TODO: x","text":"TODO: y"}}]}}"#;
-        assert!(matches!(decode(tool), Decoded::Ignored));
+        let Decoded::Turn(t) = decode(tool) else {
+            panic!("agent activity")
+        };
+        assert_eq!(
+            (t.text.as_str(), t.acted),
+            ("", vec!["echo TODO: x".to_string()])
+        );
+        let write = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"MultiEdit","input":{"edits":[{"new_string":"a"},{"old_string":"x"},{"new_string":"b"}]}},{"type":"tool_use","name":"Write","input":{"content":"c"}}]}}"#;
+        let Decoded::Turn(t) = decode(write) else {
+            panic!("agent activity")
+        };
+        assert_eq!(t.acted, ["a", "b", "c"]);
+        let synthetic = r#"{"type":"assistant","message":{"model":"<synthetic>","content":[{"type":"text","text":"You're out of extra usage"}]}}"#;
+        assert!(matches!(
+            decode(synthetic),
+            Decoded::Turn(Turn {
+                synthetic: true,
+                ..
+            })
+        ));
         let result = r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"TODO: z"}]}]}}"#;
         assert!(matches!(decode(result), Decoded::Ignored));
         let side = r#"{"type":"assistant","isSidechain":true,"message":{"content":"TODO: s"}}"#;

@@ -82,6 +82,8 @@ struct Item {
     content: Content,
     name: Loose,
     arguments: Loose,
+    /// `custom_tool_call` input (`apply_patch` text, code-mode `exec` script).
+    input: Loose,
     message: Loose,
 }
 
@@ -103,10 +105,41 @@ struct PlanArgs {
     plan: TodoItems,
 }
 
+/// The `plan` of the first `tools.update_plan({…})` call in a code-mode
+/// `exec` script.
+fn exec_plan(script: &str) -> Option<PlanArgs> {
+    let at = script.find("tools.update_plan(")? + "tools.update_plan(".len();
+    let rest = script[at..].trim_start();
+    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<PlanArgs>();
+    stream.next()?.ok()
+}
+
+fn plan_turn(plan: PlanArgs, acted: Vec<String>) -> Decoded {
+    Decoded::Turn(Turn {
+        role: Role::Assistant,
+        todos: vec![TodoOp::Replace(plan.plan.0)],
+        acted,
+        ..Turn::default()
+    })
+}
+
+/// An assistant record with no text: the agent at work.
+fn activity(acted: Vec<String>) -> Decoded {
+    Decoded::Turn(Turn {
+        role: Role::Assistant,
+        acted,
+        ..Turn::default()
+    })
+}
+
 /// Decodes one Codex record: `response_item` messages (or the older un-wrapped
 /// `message` lines) from `user`/`assistant`, `input_text`/`output_text` blocks,
-/// with [`HIDDEN`] blocks removed; `update_plan` calls; `compacted` records (a
-/// summary). `event_msg` echoes are ignored.
+/// with [`HIDDEN`] blocks removed; `update_plan` calls (a function call, or a
+/// `tools.update_plan(…)` call inside a code-mode `exec` script); `compacted`
+/// records (a summary); other tool calls and reasoning as agent activity (what
+/// they wrote or ran kept as done signals); `event_msg` `agent_message` /
+/// `user_message` as echoes (read only when no `response_item` carried the
+/// same text).
 pub(super) fn decode(line: &str) -> Decoded {
     let record: Record = match parse(line) {
         Ok(r) => r,
@@ -118,6 +151,7 @@ pub(super) fn decode(line: &str) -> Decoded {
             Some(item) => item,
             None => return Decoded::Ignored,
         },
+        Some("event_msg") => return echo(record.payload.0),
         Some("message") => Item {
             kind: record.kind,
             role: record.role,
@@ -135,41 +169,54 @@ pub(super) fn decode(line: &str) -> Decoded {
                 role: Role::User,
                 text: text.to_owned(),
                 summary: true,
-                todos: Vec::new(),
+                ..Turn::default()
             }),
             _ => Decoded::Ignored,
         };
     }
-    if item.kind.as_str() == Some("function_call") {
-        if item.name.as_str() != Some("update_plan") {
-            return Decoded::Ignored;
+    match item.kind.as_str() {
+        Some("function_call") => {
+            let args = match item.arguments {
+                Loose::Str(a) => a,
+                _ => String::new(),
+            };
+            if item.name.as_str() == Some("update_plan") {
+                return match serde_json::from_str::<PlanArgs>(&args) {
+                    Ok(p) => plan_turn(p, Vec::new()),
+                    Err(_) => activity(Vec::new()),
+                };
+            }
+            return activity(vec![args]);
         }
-        let plan = item
-            .arguments
-            .as_str()
-            .and_then(|a| serde_json::from_str::<PlanArgs>(a).ok());
-        return match plan {
-            Some(p) => Decoded::Turn(Turn {
-                role: Role::Assistant,
-                text: String::new(),
-                summary: false,
-                todos: vec![TodoOp::Replace(p.plan.0)],
-            }),
-            None => Decoded::Ignored,
-        };
-    }
-    if item.kind.as_str() != Some("message") {
-        return Decoded::Ignored;
+        Some("custom_tool_call") => {
+            let input = match item.input {
+                Loose::Str(i) => i,
+                _ => String::new(),
+            };
+            return match exec_plan(&input) {
+                Some(p) => plan_turn(p, vec![input]),
+                None => activity(vec![input]),
+            };
+        }
+        Some("reasoning" | "local_shell_call" | "web_search_call") => return activity(Vec::new()),
+        Some("message") => {}
+        _ => return Decoded::Ignored,
     }
     let role = match item.role.as_str() {
         Some("user") => Role::User,
         Some("assistant") => Role::Assistant,
         _ => return Decoded::Ignored,
     };
-    let text = strip_blocks(
+    message(
+        role,
         &item.content.text(&["input_text", "output_text", "text"]),
-        &HIDDEN,
-    );
+        false,
+    )
+}
+
+/// A user or assistant message text, hidden blocks removed.
+fn message(role: Role, raw: &str, echo: bool) -> Decoded {
+    let text = strip_blocks(raw, &HIDDEN);
     let start = text.trim_start();
     if text.trim().is_empty() || start.starts_with("# AGENTS.md instructions") {
         return Decoded::Ignored;
@@ -179,8 +226,25 @@ pub(super) fn decode(line: &str) -> Decoded {
         role,
         text,
         summary,
-        todos: Vec::new(),
+        echo,
+        ..Turn::default()
     })
+}
+
+/// An `event_msg` payload: `agent_message` / `user_message` text as an echo.
+fn echo(payload: Option<Item>) -> Decoded {
+    let Some(p) = payload else {
+        return Decoded::Ignored;
+    };
+    let role = match p.kind.as_str() {
+        Some("agent_message") => Role::Assistant,
+        Some("user_message") => Role::User,
+        _ => return Decoded::Ignored,
+    };
+    match p.message.as_str() {
+        Some(text) => message(role, text, true),
+        None => Decoded::Ignored,
+    }
 }
 
 /// Removes the given `(open, close)` blocks (tags included). A removed block
@@ -266,7 +330,12 @@ mod tests {
         let item = r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Next session: x"}]}}"#;
         assert_eq!(msg(item), Some((Role::Assistant, "Next session: x".into())));
         let echo = r#"{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"Next session: x"}}"#;
-        assert!(matches!(decode(echo), Decoded::Ignored));
+        assert!(matches!(
+            decode(echo),
+            Decoded::Turn(Turn { echo: true, .. })
+        ));
+        let tokens = r#"{"type":"event_msg","payload":{"type":"token_count","info":null}}"#;
+        assert!(matches!(decode(tokens), Decoded::Ignored));
         let user = r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"a"},{"type":"input_image","image_url":"x"},{"type":"input_text","text":"b"}]}}"#;
         assert_eq!(msg(user), Some((Role::User, "a\nb".into())));
         let dev = r#"{"type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"TODO: x"}]}}"#;
@@ -274,7 +343,9 @@ mod tests {
         let call = r#"{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"TODO: x"}}"#;
         assert!(matches!(decode(call), Decoded::Ignored));
         let reasoning = r#"{"type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"defer"}],"content":null}}"#;
-        assert!(matches!(decode(reasoning), Decoded::Ignored));
+        assert!(
+            matches!(decode(reasoning), Decoded::Turn(Turn { role: Role::Assistant, ref text, .. }) if text.is_empty())
+        );
     }
 
     #[test]
@@ -324,7 +395,18 @@ mod tests {
             decode(l),
             Decoded::Turn(Turn { summary: true, .. })
         ));
-        let other = r#"{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}"}}"#;
-        assert!(matches!(decode(other), Decoded::Ignored));
+        let other = r#"{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}"}}"#;
+        let Decoded::Turn(t) = decode(other) else {
+            panic!("activity")
+        };
+        assert_eq!((t.text.as_str(), t.acted.len()), ("", 1));
+        let exec = r#"{"type":"response_item","payload":{"type":"custom_tool_call","name":"exec","input":"const r = await tools.update_plan({\"plan\":[{\"step\":\"Ship\",\"status\":\"pending\"}]});\ntext(r);"}}"#;
+        let Decoded::Turn(t) = decode(exec) else {
+            panic!("a plan")
+        };
+        assert_eq!(
+            t.todos,
+            [TodoOp::Replace(vec![("Ship".into(), "pending".into())])]
+        );
     }
 }

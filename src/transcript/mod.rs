@@ -12,27 +12,39 @@
 //! output, thinking, sidechains, meta records (skill bodies, caveats), slash
 //! commands (except `/goal`) or injected blocks (`<local-command-stdout>`,
 //! `<system-reminder>`, `<task-notification>`, Codex environment and
-//! instructions). Lines longer than `extract.max_line_chars` are skipped and
-//! counted.
+//! instructions). A Codex message is read once: its `event_msg` copy only when
+//! the file has no `response_item` messages. Table rows are never candidates;
+//! the line cap `extract.max_line_chars` applies per sentence (and counts what
+//! it skips). What the agent wrote or ran (file writes, edits, commands) and
+//! whether it was at work (tool calls, thinking) are kept as signals only.
 //!
 //! **Candidates**, each with an origin:
 //! - `message`: lists under a lead-in and single sentences ([`structure`],
-//!   [`markers`]);
+//!   [`markers`]); hand-offs to the user in the message that ends an exchange
+//!   and steps offered "when ready" ([`handoff`]);
 //! - `summary`: the pending / next-step items of a compaction summary
-//!   ([`summary`]), unless a later assistant line or a finished agent todo
-//!   reports them done;
+//!   ([`summary`]);
 //! - `agent-todo`: the agent's own todo list as it stands at the end, items
 //!   still pending or in progress ([`todo`]);
-//! - `last-request`: the last user request (three words or more) when no
-//!   assistant text answered it (the session ended, or only API errors came back).
+//! - `last-request`: the last user request (three words or more) when the agent
+//!   never started on it: no assistant record after it but API errors and
+//!   Claude Code's `<synthetic>` notices (usage limit, login). A request the
+//!   agent was working on when the transcript was cut off is no candidate.
 //!
-//! Identical candidate texts (ignoring case and spacing) are reported once.
+//! A `message` or `summary` candidate is dropped (counted in `resolved`) when a
+//! later user or assistant line reports it done (a done word and half of its
+//! words), when a later write, edit or command of the agent holds every code
+//! name it mentions ([`done`]), or (summary items) when a finished agent todo
+//! names the same task. Identical candidate texts (ignoring case and spacing)
+//! are reported once.
 //!
 //! **Goal**: a user message whose first non-blank line starts with `/goal `,
 //! `goal:` or `objective:` (case-insensitive) states the goal; the latest wins.
 
 mod claude;
 mod codex;
+mod done;
+mod handoff;
 mod keywords;
 mod lenient;
 mod markers;
@@ -48,7 +60,7 @@ use std::path::Path;
 
 use keywords::Matcher;
 use session::Run;
-use todo::{TodoOp, Todos};
+use todo::TodoOp;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -104,7 +116,7 @@ pub struct Extraction {
     pub skipped_lines: usize,
     /// Message lines longer than the cap, not scanned.
     pub long_lines: usize,
-    /// Summary items a later turn reported done.
+    /// Message and summary candidates a later turn reported done.
     pub resolved: usize,
     /// The session's working folder, when the transcript records one.
     pub cwd: Option<String>,
@@ -141,13 +153,22 @@ enum Decoded {
     Turn(Turn),
 }
 
-/// One main-thread message, compaction summary, or todo tool call.
+/// One main-thread message, compaction summary, todo tool call, or other
+/// assistant activity (tool calls, thinking).
 #[derive(Debug, Default)]
 struct Turn {
     role: Role,
     text: String,
     summary: bool,
     todos: Vec<TodoOp>,
+    /// What the agent wrote or ran (file contents, edits, commands): later
+    /// done signals, never scanned for candidates.
+    acted: Vec<String>,
+    /// An assistant record that is no answer (API errors, usage-limit and
+    /// login notices Claude Code writes as `<synthetic>` messages).
+    synthetic: bool,
+    /// A Codex `event_msg` copy of a message also written as a `response_item`.
+    echo: bool,
 }
 
 /// Extracts follow-up candidates and the session goal from transcript bytes.
@@ -155,22 +176,7 @@ pub fn extract_bytes(bytes: &[u8], opts: &Options) -> Result<Extraction, Extract
     let matcher = Matcher::new(&opts.keywords);
     let text = String::from_utf8_lossy(bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let mut run = Run {
-        matcher: &matcher,
-        max_line: opts.max_line_chars,
-        out: Extraction {
-            format: Format::Text,
-            candidates: Vec::new(),
-            goal: None,
-            skipped_lines: 0,
-            long_lines: 0,
-            resolved: 0,
-            cwd: None,
-        },
-        todos: Todos::default(),
-        summary_items: Vec::new(),
-        last_request: None,
-    };
+    let mut run = Run::new(&matcher, opts.max_line_chars);
     let first = text.lines().map(str::trim).find(|l| !l.is_empty());
     let Some(first) = first.filter(|_| !opts.force_text) else {
         // A private span in plain text runs across speakers until closed.
@@ -227,6 +233,10 @@ pub fn extract_bytes(bytes: &[u8], opts: &Options) -> Result<Extraction, Extract
         });
     };
     run.out.format = format;
+    run.skip_echoes = format == Format::CodexJsonl
+        && records
+            .iter()
+            .any(|(_, r)| r.contains("\"response_item\"") || r.contains("\"type\":\"message\""));
     for (n, r) in &records {
         if r.trim().is_empty() {
             continue;

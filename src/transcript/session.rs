@@ -3,7 +3,17 @@
 
 use super::keywords::{self, Matcher};
 use super::todo::Todos;
-use super::{Candidate, Extraction, Goal, Origin, Role, Turn, structure, summary};
+use super::{Candidate, Extraction, Goal, Origin, Role, Turn, done, handoff, structure, summary};
+
+/// A message or summary candidate a later turn may report done.
+pub(super) struct Open {
+    index: usize,
+    /// Its code names ([`done::names`]).
+    names: Vec<String>,
+    /// Its words of four letters or more ([`summary::significant`]).
+    words: Vec<String>,
+    resolved: bool,
+}
 
 /// The running state of one extraction.
 pub(super) struct Run<'m> {
@@ -11,13 +21,50 @@ pub(super) struct Run<'m> {
     pub(super) max_line: usize,
     pub(super) out: Extraction,
     pub(super) todos: Todos,
-    /// Candidate indexes of summary items, with whether they were resolved.
-    pub(super) summary_items: Vec<(usize, bool)>,
+    pub(super) open: Vec<Open>,
     pub(super) last_request: Option<(String, usize)>,
+    /// Hand-offs of the latest assistant message, taken when it proves to
+    /// end an exchange (a user message or the end follows): `(text, keyword, line)`.
+    pub(super) final_hits: Vec<(String, String, usize)>,
+    /// Lead-in phrases of hand-offs ([`handoff::leads`]).
+    leads: Matcher,
+    /// The Codex file carries `response_item` messages: `event_msg` copies
+    /// of them are not read again.
+    pub(super) skip_echoes: bool,
 }
 
-impl Run<'_> {
+impl<'m> Run<'m> {
+    pub(super) fn new(matcher: &'m Matcher, max_line: usize) -> Self {
+        Run {
+            matcher,
+            max_line,
+            out: Extraction {
+                format: super::Format::Text,
+                candidates: Vec::new(),
+                goal: None,
+                skipped_lines: 0,
+                long_lines: 0,
+                resolved: 0,
+                cwd: None,
+            },
+            todos: Todos::default(),
+            open: Vec::new(),
+            last_request: None,
+            final_hits: Vec::new(),
+            skip_echoes: false,
+            leads: handoff::leads(),
+        }
+    }
+
     fn push(&mut self, text: String, keyword: &str, origin: Origin, role: Role, line: usize) {
+        if matches!(origin, Origin::Message | Origin::Summary) {
+            self.open.push(Open {
+                index: self.out.candidates.len(),
+                names: done::names(&text),
+                words: summary::significant(&text),
+                resolved: false,
+            });
+        }
         self.out.candidates.push(Candidate {
             text,
             keyword: keyword.to_string(),
@@ -27,15 +74,49 @@ impl Run<'_> {
         });
     }
 
+    /// Marks open candidates that `turn` reports done, in words or by acting.
+    fn resolve(&mut self, turn: &Turn) {
+        if self.open.iter().all(|o| o.resolved) {
+            return;
+        }
+        let lines = if turn.summary {
+            Vec::new()
+        } else {
+            summary::done_lines(&turn.text)
+        };
+        if lines.is_empty() && turn.acted.is_empty() {
+            return;
+        }
+        for open in self.open.iter_mut().filter(|o| !o.resolved) {
+            let said = lines.iter().any(|w| summary::covers(&open.words, w));
+            let acted = turn.acted.iter().any(|a| done::acted_on(&open.names, a));
+            open.resolved = said || acted;
+        }
+    }
+
     /// One turn, `line` being the file line of its record (JSONL) or of its
     /// first line (text; hits report their own line).
     pub(super) fn turn(&mut self, mut turn: Turn, line: usize, per_line: bool) {
+        if turn.echo && self.skip_echoes {
+            return;
+        }
         // A private span runs across the lines of its message.
         if let std::borrow::Cow::Owned(red) = crate::privacy::redact(&turn.text) {
             turn.text = red;
         }
-        for op in turn.todos {
+        let todos = std::mem::take(&mut turn.todos);
+        for op in todos {
             self.todos.apply(op, line);
+        }
+        let answer = turn.role == Role::Assistant
+            && !turn.synthetic
+            && !turn.text.trim_start().starts_with("API Error");
+        if answer {
+            // The agent started on the last request (text, tool call, thinking).
+            self.last_request = None;
+        }
+        if !turn.synthetic {
+            self.resolve(&turn);
         }
         if turn.text.trim().is_empty() {
             return;
@@ -43,7 +124,6 @@ impl Run<'_> {
         if turn.summary {
             self.last_request = None;
             for (text, section) in summary::items(&turn.text) {
-                self.summary_items.push((self.out.candidates.len(), false));
                 self.push(text, &section, Origin::Summary, Role::Assistant, line);
             }
             return;
@@ -54,29 +134,31 @@ impl Run<'_> {
         {
             self.out.goal = Some(Goal { text: goal, line });
         }
+        let at = |offset: usize| if per_line { line + offset } else { line };
         for hit in structure::scan(
             self.matcher,
             &turn.text,
             self.max_line,
             &mut self.out.long_lines,
         ) {
-            let at = if per_line { line + hit.offset } else { line };
             let name = self.matcher.name(hit.keyword).to_string();
-            self.push(hit.text, &name, Origin::Message, turn.role, at);
+            self.push(hit.text, &name, Origin::Message, turn.role, at(hit.offset));
         }
         match turn.role {
-            Role::Assistant => {
-                if !turn.text.trim_start().starts_with("API Error") {
-                    self.last_request = None;
+            Role::Assistant if answer => {
+                for (text, keyword, offset) in handoff::later(&turn.text, self.max_line) {
+                    self.push(text, &keyword, Origin::Message, Role::Assistant, at(offset));
                 }
-                for (index, resolved) in &mut self.summary_items {
-                    let item = &self.out.candidates[*index].text;
-                    if !*resolved && turn.text.lines().any(|l| summary::reports_done(item, l)) {
-                        *resolved = true;
-                    }
-                }
+                let mut long = 0;
+                self.final_hits =
+                    handoff::final_answer(&self.leads, &turn.text, self.max_line, &mut long)
+                        .into_iter()
+                        .map(|(t, k, o)| (t, k, at(o)))
+                        .collect();
             }
             Role::User => {
+                // The agent's last message before this one ended an exchange.
+                self.flush_final();
                 let text = turn.text.trim();
                 let first = text.lines().next().unwrap_or("").trim();
                 let request = if first.starts_with("/goal") {
@@ -86,23 +168,31 @@ impl Run<'_> {
                 };
                 self.last_request = Some((request.chars().take(300).collect(), line));
             }
-            Role::Unknown => {}
+            _ => {}
+        }
+    }
+
+    /// Takes the hand-offs of the message that ended an exchange as candidates.
+    fn flush_final(&mut self) {
+        for (text, keyword, line) in std::mem::take(&mut self.final_hits) {
+            self.push(text, &keyword, Origin::Message, Role::Assistant, line);
         }
     }
 
     pub(super) fn finish(mut self) -> Extraction {
+        self.flush_final();
         let done: Vec<String> = self.todos.done().into_iter().map(str::to_string).collect();
-        for (index, resolved) in &mut self.summary_items {
-            let item = &self.out.candidates[*index].text;
-            if done.iter().any(|d| summary::same_task(item, d)) {
-                *resolved = true;
+        for open in &mut self.open {
+            let c = &self.out.candidates[open.index];
+            if c.origin == Origin::Summary && done.iter().any(|d| summary::same_task(&c.text, d)) {
+                open.resolved = true;
             }
         }
-        let gone: Vec<usize> = self
-            .summary_items
+        let gone: std::collections::HashSet<usize> = self
+            .open
             .iter()
-            .filter(|(_, r)| *r)
-            .map(|(i, _)| *i)
+            .filter(|o| o.resolved)
+            .map(|o| o.index)
             .collect();
         self.out.resolved = gone.len();
         let mut index = 0;

@@ -4,8 +4,10 @@
 //! the list one candidate; blank lines may come before and between items, a
 //! nested item or an indented continuation line stays with its parent item
 //! (it is no candidate of its own), and the list ends at the first other line.
-//! Fenced code is ignored; lines longer than the configured cap are skipped and
-//! counted.
+//! Fenced code and table rows (`| … |`) are ignored. The length cap applies per
+//! sentence: a line longer than the cap is read sentence by sentence (a list
+//! item by its first sentence), and each sentence longer than the cap is
+//! skipped and counted.
 
 use super::keywords::{Fence, Matcher, list_item_body, strip_checkbox};
 use super::markers::{self, Found};
@@ -47,8 +49,52 @@ pub(crate) fn item_text(body: &str) -> String {
     markers::tidy_item(strip_checkbox(body))
 }
 
-/// Scans the lines of one message. `long` counts skipped over-long lines.
+/// Scans the lines of one message. `long` counts skipped over-long sentences.
 pub(crate) fn scan(matcher: &Matcher, text: &str, max_line: usize, long: &mut usize) -> Vec<Hit> {
+    scan_with(matcher, text, max_line, long, true)
+}
+
+/// Lists under lead-ins and `phrase: text` forms only (no sentence candidates).
+pub(crate) fn scan_lists(matcher: &Matcher, text: &str, max_line: usize) -> Vec<Hit> {
+    let mut long = 0;
+    scan_with(matcher, text, max_line, &mut long, false)
+}
+
+/// The sentences of `line`, split after `.`, `!`, `?` (and their CJK forms)
+/// followed by a space or the end, outside `code spans`.
+pub(crate) fn sentences(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut code = false;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '`' {
+            code = !code;
+        }
+        let next_blank = chars.peek().is_none_or(|&(_, n)| n.is_whitespace());
+        if !code && matches!(c, '.' | '!' | '?' | '。' | '！' | '？') && next_blank {
+            out.push(&line[start..i + c.len_utf8()]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&line[start..]);
+    out.into_iter()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+pub(crate) fn is_table_row(line: &str) -> bool {
+    line.trim_start().starts_with('|')
+}
+
+fn scan_with(
+    matcher: &Matcher,
+    text: &str,
+    max_line: usize,
+    long: &mut usize,
+    sentence_forms: bool,
+) -> Vec<Hit> {
     let mut out = Vec::new();
     let mut fence = Fence::default();
     let mut state = State::Prose;
@@ -56,9 +102,50 @@ pub(crate) fn scan(matcher: &Matcher, text: &str, max_line: usize, long: &mut us
         if fence.is_code(line) {
             continue;
         }
-        if line.chars().count() > max_line {
-            *long += 1;
+        if is_table_row(line) {
             state = State::Prose;
+            continue;
+        }
+        if line.chars().count() > max_line {
+            let item = match state {
+                State::List {
+                    keyword,
+                    indent,
+                    heading,
+                } => list_item_body(line)
+                    .filter(|_| indent.is_none_or(|base| indent_of(line) <= base))
+                    .map(|b| (keyword, b, indent, heading)),
+                State::Prose => None,
+            };
+            state = State::Prose;
+            if let Some((keyword, body, indent, heading)) = item {
+                // A long item keeps the list going.
+                state = State::List {
+                    keyword,
+                    indent: indent.or(Some(indent_of(line))),
+                    heading,
+                };
+                match sentences(body).first() {
+                    Some(first) if first.chars().count() <= max_line => {
+                        push(&mut out, item_text(first), keyword, offset);
+                    }
+                    _ => *long += 1,
+                }
+                continue;
+            }
+            for sentence in sentences(line) {
+                if sentence.chars().count() > max_line {
+                    *long += 1;
+                    continue;
+                }
+                for (keyword, found) in markers::find_every(matcher, sentence) {
+                    match found {
+                        Found::Colon(t) if !t.is_empty() => push(&mut out, t, keyword, offset),
+                        Found::Sentence(t) if sentence_forms => push(&mut out, t, keyword, offset),
+                        _ => {}
+                    }
+                }
+            }
             continue;
         }
         if let State::List {
@@ -115,7 +202,9 @@ pub(crate) fn scan(matcher: &Matcher, text: &str, max_line: usize, long: &mut us
                         heading: false,
                     }
                 }
-                Found::Colon(t) | Found::Sentence(t) => push(&mut out, t, keyword, offset),
+                Found::Colon(t) => push(&mut out, t, keyword, offset),
+                Found::Sentence(t) if sentence_forms => push(&mut out, t, keyword, offset),
+                Found::Sentence(_) => {}
             }
         }
     }
@@ -173,10 +262,34 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_are_counted() {
+    fn long_lines_are_read_by_sentence() {
         let mut long = 0;
         let line = format!("TODO: {}", "x".repeat(500));
         assert!(scan(&m(), &line, 400, &mut long).is_empty());
         assert_eq!(long, 1);
+        let line = format!(
+            "{} done. Still uncommitted: `docs/a.md` and `docs/b.md`. {}",
+            "x ".repeat(150),
+            "y".repeat(420)
+        );
+        let mut long = 0;
+        let got: Vec<String> = scan(&m(), &line, 400, &mut long)
+            .into_iter()
+            .map(|h| h.text)
+            .collect();
+        assert_eq!(
+            (got, long),
+            (vec!["`docs/a.md` and `docs/b.md`.".to_string()], 1)
+        );
+        let list = format!("Next steps:\n- Tag v1. {}\n- Ship", "z ".repeat(250));
+        assert_eq!(texts(&list), ["Tag v1", "Ship"]);
+    }
+
+    #[test]
+    fn table_rows_are_never_candidates() {
+        assert!(texts("| a | TODO: keep this cell |\n|---|---|").is_empty());
+        let t = "## Next steps\n| step | who |\n|---|---|\n| tag | me |";
+        assert!(texts(t).is_empty());
+        assert!(scan_lists(&m(), "Next session we should add a retry policy.", 400).is_empty());
     }
 }

@@ -172,6 +172,8 @@ const DONE_WORDS: &[&str] = &[
     "landed",
     "resolved",
     "added",
+    "updated",
+    "filled",
     "✅",
     "완료",
     "完了",
@@ -181,35 +183,46 @@ const DONE_WORDS: &[&str] = &[
     "hecho",
 ];
 
-fn significant(text: &str) -> Vec<String> {
+/// The words of four or more letters of a task text, lowercased.
+pub(crate) fn significant(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
         .filter(|w| w.chars().count() >= 4)
         .map(str::to_lowercase)
         .collect()
 }
 
+/// The lowercased words of each line of `text` that holds a done word.
+pub(crate) fn done_lines(text: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let lower = line.to_lowercase();
+        let words: Vec<&str> = lower
+            .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_' && c != '✅')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let has_done = DONE_WORDS
+            .iter()
+            .any(|d| words.contains(d) || (!d.is_ascii() && lower.contains(d)));
+        if has_done {
+            out.push(words.into_iter().map(str::to_string).collect());
+        }
+    }
+    out
+}
+
+/// Whether a done line (see [`done_lines`]) holds at least half of `wanted`
+/// (an item's [`significant`] words).
+pub(crate) fn covers(wanted: &[String], words: &[String]) -> bool {
+    let have = wanted.iter().filter(|w| words.contains(w)).count();
+    !wanted.is_empty() && have * 2 >= wanted.len()
+}
+
 /// Whether `line` reports `item` done: it holds a done word and at least half
 /// of the item's words of four or more letters.
+#[cfg(test)]
 pub(crate) fn reports_done(item: &str, line: &str) -> bool {
-    let lower = line.to_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_' && c != '✅')
-        .collect();
-    let has_done = DONE_WORDS
-        .iter()
-        .any(|d| words.contains(d) || (!d.is_ascii() && lower.contains(d)));
-    if !has_done {
-        return false;
-    }
     let wanted = significant(item);
-    if wanted.is_empty() {
-        return false;
-    }
-    let have = wanted
-        .iter()
-        .filter(|w| words.contains(&w.as_str()))
-        .count();
-    have * 2 >= wanted.len()
+    done_lines(line).iter().any(|w| covers(&wanted, w))
 }
 
 /// Whether two task texts name the same task: at least half of the words of

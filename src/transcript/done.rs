@@ -1,0 +1,111 @@
+//! Done signals from what the agent did: a candidate that names code (a
+//! `backticked` span, a file name, a path, a `CamelCase` or `snake_case`
+//! identifier) is done when a later file write, edit or command of the agent
+//! holds every one of those names. A file name counts by its stem
+//! (`polyfills.ts` is found in `import './polyfills'`).
+
+/// At most this many bytes of one action are searched.
+const MAX_ACTION: usize = 256 * 1024;
+
+/// Whether `word` reads as code rather than prose.
+fn code_like(word: &str) -> bool {
+    let inner = word.trim_matches(|c: char| !c.is_alphanumeric());
+    let camel = inner
+        .chars()
+        .zip(inner.chars().skip(1))
+        .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
+    inner.chars().count() >= 4
+        && inner.chars().any(char::is_alphabetic)
+        && (camel || inner.contains(['.', '/', '_']))
+}
+
+/// A file name or path reduced to its stem; other names unchanged.
+fn stem(name: &str) -> &str {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    match base.rsplit_once('.') {
+        Some((s, ext))
+            if s.chars().count() >= 4
+                && (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric()) =>
+        {
+            s
+        }
+        _ if base.chars().count() >= 4 => base,
+        _ => name,
+    }
+}
+
+/// The code names of a candidate text.
+pub(crate) fn names(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = text;
+    let mut prose = String::new();
+    while let Some(open) = rest.find('`') {
+        prose.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('`') else {
+            rest = after;
+            break;
+        };
+        let span = after[..close].trim();
+        if span.chars().count() >= 3 {
+            let single = !span.contains(char::is_whitespace);
+            out.push(if single { stem(span) } else { span }.to_string());
+        }
+        rest = &after[close + 1..];
+    }
+    prose.push_str(rest);
+    for word in prose.split_whitespace() {
+        let w = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+        if code_like(w) {
+            out.push(stem(w).to_string());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Whether one action of the agent holds every name.
+pub(crate) fn acted_on(names: &[String], action: &str) -> bool {
+    if names.is_empty() {
+        return false;
+    }
+    let mut end = action.len().min(MAX_ACTION);
+    while !action.is_char_boundary(end) {
+        end -= 1;
+    }
+    let action = &action[..end];
+    names.iter().all(|n| action.contains(n.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_names() {
+        assert_eq!(
+            names("Import `polyfills.ts` at the top of src/main.tsx"),
+            ["main", "polyfills"]
+        );
+        assert_eq!(names("Wrap the app in WalletProvider"), ["WalletProvider"]);
+        assert_eq!(
+            names("Run `npm install buffer` first"),
+            ["npm install buffer"]
+        );
+        assert!(names("Use the hooks in your components.").is_empty());
+        assert!(names("Check e.g. the docs").is_empty());
+    }
+
+    #[test]
+    fn actions() {
+        let n = names("Wrap the app in `WalletProvider` in main.tsx");
+        assert!(acted_on(
+            &n,
+            "<WalletProvider>\n  <App/>\n</WalletProvider> // main"
+        ));
+        assert!(!acted_on(&n, "<App/>"));
+        assert!(!acted_on(&[], "anything"));
+    }
+}

@@ -1,0 +1,231 @@
+//! Hand-offs: what the agent leaves to the user, phrased without a follow-up
+//! marker.
+//!
+//! In the **final answer** (the last assistant message of the session):
+//! - a list under a lead-in holding a hand-off phrase ([`LEADS`]: "you still
+//!   need to fill:", "Before submitting, fill in:", "Remaining:", "What's
+//!   left:", "To run it:", …); `Remaining: X` on one line gives `X`;
+//! - a sentence that hands a step to the user ([`MODALS`]: "You still need to
+//!   X", "Remember to X", "Don't forget to X") gives `X`;
+//! - a sentence that says something is still open ([`OPEN`]: "X remains
+//!   pending", "X is not yet deployed") gives the sentence;
+//! - a clause that asks for a step before use ([`BEFORE`]: "replace the key
+//!   before using") gives the clause.
+//!
+//! In **any assistant message**: a step offered for later ([`LATER`]: "You can
+//! delete them when ready") gives the step without the offer.
+//!
+//! Fenced code and table rows are never read; sentences longer than the
+//! line cap are skipped.
+
+use super::keywords::{Fence, Matcher, list_item_body, strip_checkbox};
+use super::markers::tidy;
+use super::structure::{self, is_table_row, sentences};
+
+/// Lead-in phrases of the final answer (a heading or a line ending in `:`).
+#[rustfmt::skip]
+const LEADS: &[&str] = &[
+    "still need", "need to", "you'll need", "you will need", "before submitting",
+    "before you submit", "before using", "before you", "fill in", "remaining", "what's left",
+    "what is left", "left to do", "still pending", "pending", "manual step", "manual steps",
+    "to run", "to finish", "to deploy", "to get started", "to try it", "action items",
+    "on your end", "on your side", "your side", "still open", "not yet", "missing",
+    "you should", "to complete", "required from you",
+    "남은", "해야 할", "残り", "未完了", "待完成", "还需要", "reste", "il faut", "noch offen",
+    "noch nötig", "falta", "faltan", "pendiente",
+];
+
+/// Sentence openings that hand a step to the user; the step follows.
+#[rustfmt::skip]
+const MODALS: &[&str] = &[
+    "you still need to ", "you'll still need to ", "you will still need to ",
+    "you'll need to ", "you will need to ", "you need to ", "you still have to ",
+    "you'll have to ", "you will have to ", "remember to ", "don't forget to ",
+    "do not forget to ", "be sure to ", "make sure to ", "you should still ",
+];
+
+/// Phrases saying the subject of the sentence is still open.
+#[rustfmt::skip]
+const OPEN: &[&str] = &[
+    " remains pending", " remain pending", " is still pending", " are still pending",
+    " still needs to be ", " still need to be ", " is not yet ", " are not yet ",
+    " has not been ", " have not been ", " hasn't been ", " haven't been ",
+    " still needs ", " remains open", " remain open", " is still open",
+];
+
+/// A step to take before use.
+#[rustfmt::skip]
+const BEFORE: &[&str] = &[
+    "before using", "before you use", "before running", "before you run",
+    "before deploying", "before you deploy", "before submitting", "before you submit",
+    "before going live", "before launching",
+];
+
+/// A step offered for later, and the offers that introduce it.
+#[rustfmt::skip]
+const LATER: &[&str] = &[
+    " when ready", " when you're ready", " when you are ready", " whenever you're ready",
+    " whenever you are ready", " once you're ready", " once you are ready",
+    " when you have time", " at your convenience",
+];
+#[rustfmt::skip]
+const OFFERS: &[&str] = &["you can ", "you may ", "you could ", "feel free to ", "go ahead and "];
+
+/// The sentence without a list marker, checkbox or emphasis at its start.
+fn body(sentence: &str) -> &str {
+    let s = sentence.trim_start_matches(['>', ' ', '\t']);
+    let s = list_item_body(s).map_or(s, strip_checkbox);
+    s.trim_start_matches(['*', '_', ' '])
+}
+
+/// Each prose sentence of a message with its 0-based line, outside code and
+/// tables; sentences over `max_line` characters are counted in `long`.
+fn prose(text: &str, max_line: usize, long: &mut usize) -> Vec<(usize, String)> {
+    let mut fence = Fence::default();
+    let mut out = Vec::new();
+    for (offset, line) in text.lines().enumerate() {
+        if fence.is_code(line) || is_table_row(line) {
+            continue;
+        }
+        for s in sentences(line) {
+            if s.chars().count() > max_line {
+                *long += 1;
+            } else {
+                out.push((offset, s.to_string()));
+            }
+        }
+    }
+    out
+}
+
+fn one(text: &str, keyword: &str, offset: usize) -> Option<(String, String, usize)> {
+    let t = tidy(text);
+    (t.split_whitespace().count() >= 2).then(|| (t, keyword.to_string(), offset))
+}
+
+/// The matcher of the hand-off lead-in phrases.
+pub(crate) fn leads() -> Matcher {
+    Matcher::new(&LEADS.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+}
+
+/// Hand-off candidates of a final answer: `(text, keyword, 0-based line)`.
+pub(crate) fn final_answer(
+    leads: &Matcher,
+    text: &str,
+    max_line: usize,
+    long: &mut usize,
+) -> Vec<(String, String, usize)> {
+    let mut out: Vec<(String, String, usize)> = structure::scan_lists(leads, text, max_line)
+        .into_iter()
+        .map(|h| (h.text, leads.name(h.keyword).to_string(), h.offset))
+        .collect();
+    let listed: Vec<usize> = out.iter().map(|(_, _, o)| *o).collect();
+    let mut ignored = 0;
+    for (offset, sentence) in prose(text, max_line, &mut ignored) {
+        if listed.contains(&offset) {
+            continue;
+        }
+        let b = body(&sentence);
+        let lower = b.to_lowercase();
+        if let Some(m) = MODALS.iter().find(|m| lower.starts_with(*m)) {
+            out.extend(one(&b[m.len()..], m.trim(), offset));
+        } else if let Some(o) = OPEN.iter().find(|o| lower.contains(*o)) {
+            out.extend(one(b, o.trim(), offset));
+        } else if let Some(k) = BEFORE.iter().find(|k| lower.contains(*k)) {
+            // The clause holding it: after the last `, so ` / `; ` / `: ` before it.
+            let at = lower.find(k).unwrap_or(0);
+            let head = &lower[..at];
+            let from = [", so ", "; ", ": ", " — "]
+                .iter()
+                .filter_map(|sep| head.rfind(sep).map(|i| i + sep.len()))
+                .max()
+                .unwrap_or(0);
+            let clause = b[from..].trim_end_matches([':', ' ']);
+            let lower_clause = clause.to_lowercase();
+            if !["if ", "when "].iter().any(|w| lower_clause.starts_with(w)) {
+                out.extend(one(clause, k, offset));
+            }
+        }
+    }
+    *long += ignored;
+    out
+}
+
+/// Steps offered for later in any assistant message: `(text, keyword, 0-based line)`.
+pub(crate) fn later(text: &str, max_line: usize) -> Vec<(String, String, usize)> {
+    let mut ignored = 0;
+    let mut out = Vec::new();
+    for (offset, sentence) in prose(text, max_line, &mut ignored) {
+        let b = body(&sentence);
+        let lower = b.to_lowercase();
+        let Some(tail) = LATER.iter().find(|l| lower.contains(*l)) else {
+            continue;
+        };
+        let at = lower.find(tail).unwrap_or(0);
+        let Some(offer) = OFFERS.iter().find(|o| lower.starts_with(*o)) else {
+            continue;
+        };
+        if at > offer.len() {
+            out.extend(one(&b[offer.len()..at], tail.trim(), offset));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(v: Vec<(String, String, usize)>) -> Vec<String> {
+        v.into_iter().map(|(t, _, _)| t).collect()
+    }
+
+    fn fin(text: &str) -> Vec<String> {
+        let mut long = 0;
+        texts(final_answer(&leads(), text, 400, &mut long))
+    }
+
+    #[test]
+    fn lead_in_lists_of_the_final_answer() {
+        let t = "Draft ready. The draft asks for 8,000, but you still need to fill:\n\n- Telegram username\n- Solana wallet address\n\n| Field | Remaining: no |\n|---|---|";
+        assert_eq!(fin(t), ["Telegram username", "Solana wallet address"]);
+        let t = "Before submitting, fill in: the demo URL";
+        assert_eq!(fin(t), ["the demo URL"]);
+        let t = "What's left:\n1. Rotate the API key\n2. Tag v2";
+        assert_eq!(fin(t), ["Rotate the API key", "Tag v2"]);
+        assert!(fin("Remaining tests pass. The build is green.").is_empty());
+    }
+
+    #[test]
+    fn sentences_of_the_final_answer() {
+        assert_eq!(
+            fin("Done. You still need to add your key to `.env`."),
+            ["Add your key to `.env`"]
+        );
+        assert_eq!(
+            fin("The CU simulation remains pending until devnet is back."),
+            ["The CU simulation remains pending until devnet is back"]
+        );
+        assert_eq!(
+            fin(
+                "One note: the key is a placeholder, so replace `sk-x` with your real key before using:"
+            ),
+            ["Replace `sk-x` with your real key before using"]
+        );
+        assert!(fin("If you need to change it, edit the config.").is_empty());
+        assert!(fin("```\nyou still need to x\n```").is_empty());
+    }
+
+    #[test]
+    fn steps_offered_for_later() {
+        assert_eq!(
+            texts(later(
+                "Moved. You can delete the old Stellar files when ready.",
+                400
+            )),
+            ["Delete the old Stellar files"]
+        );
+        assert!(later("It runs when ready.", 400).is_empty());
+        assert!(later("You can see it when you're ready", 400).len() == 1);
+    }
+}
