@@ -207,3 +207,109 @@ fn reads_a_file() {
         Err(ExtractError::Read(read::ReadError::NotRegular))
     ));
 }
+
+fn tool(name: &str, input: serde_json::Value) -> String {
+    serde_json::json!({"type": "assistant", "message": {"content": [
+        {"type": "tool_use", "name": name, "input": input}
+    ]}})
+    .to_string()
+}
+
+#[test]
+fn later_actions_and_reports_resolve_candidates() {
+    let input = [
+        claude(
+            "assistant",
+            "Next steps:\n1. Wrap the app in `WalletProvider`\n2. Add the faucet link to the README\n3. Rename the deploy script",
+        ),
+        tool(
+            "Write",
+            serde_json::json!({"file_path": "src/main.tsx", "content": "<WalletProvider><App/></WalletProvider>"}),
+        ),
+        claude("user", "i renamed the deploy script, it is done"),
+        claude("assistant", "Good."),
+    ];
+    let e = run(input.join("\n"));
+    assert_eq!(
+        rows(&e),
+        [(
+            "Add the faucet link to the README",
+            Origin::Message,
+            Role::Assistant,
+            1
+        )]
+    );
+    assert_eq!(e.resolved, 2);
+}
+
+#[test]
+fn a_request_the_agent_started_on_is_no_candidate() {
+    let started = [
+        claude("user", "help me apply for the grant"),
+        tool("Bash", serde_json::json!({"command": "ls"})),
+    ];
+    assert!(run(started.join("\n")).candidates.is_empty());
+    let notice = serde_json::json!({"type": "assistant", "message": {"model": "<synthetic>",
+        "content": [{"type": "text", "text": "You're out of extra usage · resets 3am"}]}})
+    .to_string();
+    let never = [claude("user", "deploy the contract please"), notice];
+    assert_eq!(
+        rows(&run(never.join("\n"))),
+        [(
+            "deploy the contract please",
+            Origin::LastRequest,
+            Role::User,
+            1
+        )]
+    );
+}
+
+#[test]
+fn hand_offs_end_an_exchange() {
+    let input = [
+        claude("user", "draft the application"),
+        claude(
+            "assistant",
+            "Drafted, but you still need to fill:\n\n- Telegram username\n- Milestone dates",
+        ),
+        claude("user", "set the milestone dates to May"),
+        claude("assistant", "Updated the milestone dates."),
+    ];
+    let e = run(input.join("\n"));
+    assert_eq!(
+        rows(&e),
+        [("Telegram username", Origin::Message, Role::Assistant, 2)]
+    );
+    // Only the message that ends an exchange is read for hand-offs.
+    let mid = [
+        claude("assistant", "You still need to add the key."),
+        claude("assistant", "All set."),
+    ];
+    assert!(run(mid.join("\n")).candidates.is_empty());
+}
+
+fn codex(kind: &str, payload: serde_json::Value) -> String {
+    serde_json::json!({"type": kind, "payload": payload}).to_string()
+}
+
+#[test]
+fn codex_messages_are_read_once() {
+    let item = codex(
+        "response_item",
+        serde_json::json!({"type": "message", "role": "assistant",
+            "content": [{"type": "output_text", "text": "Remaining:\n- Rotate the key"}]}),
+    );
+    let echo = codex(
+        "event_msg",
+        serde_json::json!({"type": "agent_message", "message": "Remaining:\n- Rotate the key\n- Echo only"}),
+    );
+    let both = run([echo.clone(), item].join("\n"));
+    assert_eq!(
+        rows(&both),
+        [("Rotate the key", Origin::Message, Role::Assistant, 2)]
+    );
+    let meta = codex("session_meta", serde_json::json!({"id": "x"}));
+    let only = run([meta, echo].join("\n"));
+    let texts: Vec<&str> = only.candidates.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(texts, ["Rotate the key", "Echo only"]);
+}
