@@ -38,6 +38,8 @@ struct ToolInput {
     new_source: Loose,
     /// `Bash`.
     command: Loose,
+    /// `Write`, `Edit`, `MultiEdit`: the file the call changes.
+    file_path: Loose,
     /// `MultiEdit`.
     edits: NewStrings,
 }
@@ -68,7 +70,8 @@ impl<'de> Lenient<'de> for NewStrings {
 }
 
 impl ToolInput {
-    /// What the call wrote or ran, as text (empty for other tools).
+    /// What the call wrote or ran, as text (empty for other tools); a
+    /// change to a file starts with the file's path.
     fn acted(&mut self) -> Vec<String> {
         let mut out: Vec<String> = std::mem::take(&mut self.edits.0);
         for v in [
@@ -79,6 +82,12 @@ impl ToolInput {
         ] {
             if let Loose::Str(s) = std::mem::take(v) {
                 out.push(s);
+            }
+        }
+        if let Some(path) = self.file_path.as_str() {
+            for change in &mut out {
+                change.insert(0, '\n');
+                change.insert_str(0, path);
             }
         }
         out
@@ -390,6 +399,11 @@ mod tests {
             panic!("agent activity")
         };
         assert_eq!(t.acted, ["a", "b", "c"]);
+        let edit = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Edit","input":{"file_path":"src/main.tsx","new_string":"x"}}]}}"#;
+        let Decoded::Turn(t) = decode(edit) else {
+            panic!("agent activity")
+        };
+        assert_eq!(t.acted, ["src/main.tsx\nx"]);
         let synthetic = r#"{"type":"assistant","message":{"model":"<synthetic>","content":[{"type":"text","text":"You're out of extra usage"}]}}"#;
         assert!(matches!(
             decode(synthetic),

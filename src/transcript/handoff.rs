@@ -151,11 +151,18 @@ pub(crate) fn final_answer(
     out
 }
 
-/// Steps offered for later in any assistant message: `(text, keyword, 0-based line)`.
+/// Words that point back to the sentence before.
+const POINTERS: &[&str] = &["them", "it", "those", "these", "this", "that"];
+
+/// Steps offered for later in any assistant message: `(text, keyword, 0-based
+/// line)`. A step that points back (`delete them`) carries the sentence before
+/// it in parentheses.
 pub(crate) fn later(text: &str, max_line: usize) -> Vec<(String, String, usize)> {
     let mut ignored = 0;
     let mut out = Vec::new();
+    let mut before: Option<String> = None;
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
+        let previous = before.replace(sentence.clone());
         let b = body(&sentence);
         let lower = b.to_lowercase();
         let Some(tail) = LATER.iter().find(|l| lower.contains(*l)) else {
@@ -166,7 +173,15 @@ pub(crate) fn later(text: &str, max_line: usize) -> Vec<(String, String, usize)>
             continue;
         };
         if at > offer.len() {
-            out.extend(one(&b[offer.len()..at], tail.trim(), offset));
+            let step = &b[offer.len()..at];
+            let points = step
+                .split_whitespace()
+                .any(|w| POINTERS.contains(&w.to_lowercase().as_str()));
+            let step = match previous {
+                Some(p) if points => format!("{step} ({})", p.trim_end_matches(['.', ':'])),
+                _ => step.to_string(),
+            };
+            out.extend(one(&step, tail.trim(), offset));
         }
     }
     out

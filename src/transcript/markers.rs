@@ -202,6 +202,16 @@ fn strip_tail(s: &str) -> &str {
     s
 }
 
+/// Drops a trailing question offering to do it (`X — want me to commit them?`).
+fn drop_question(text: &str) -> &str {
+    match text.rsplit_once(" — ") {
+        Some((head, tail)) if tail.trim_end().ends_with('?') && !head.trim().is_empty() => {
+            head.trim_end()
+        }
+        _ => text,
+    }
+}
+
 /// `leave X for the next session`: the `X`, when `prefix` (ending just before a
 /// phrase) holds the form.
 fn leave_for(prefix: &str) -> Option<&str> {
@@ -265,7 +275,7 @@ fn at(matcher: &Matcher, body: &str, hit: &Hit) -> Option<Found> {
         && (clause_start(prefix) || prefix.split_whitespace().count() <= 3)
     {
         let rest = rest.trim_start_matches(['*', '_']).trim();
-        return Some(Found::Colon(rest.to_string()));
+        return Some(Found::Colon(drop_question(rest).to_string()));
     }
     if let Some(x) = leave_for(prefix) {
         return Some(Found::Sentence(tidy(x)));
@@ -358,6 +368,10 @@ mod tests {
         assert_eq!(
             f("- TODO: wire --lock-timeout"),
             Some(Found::Colon("wire --lock-timeout".into()))
+        );
+        assert_eq!(
+            f("**Still uncommitted:** `docs/a.md` — want me to commit it?"),
+            Some(Found::Colon("`docs/a.md`".into()))
         );
     }
 

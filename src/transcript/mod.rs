@@ -34,8 +34,9 @@
 //! A `message` or `summary` candidate is dropped (counted in `resolved`) when a
 //! later user or assistant line reports it done (a done word and half of its
 //! words), when a later write, edit or command of the agent holds every code
-//! name it mentions ([`done`]), or (summary items) when a finished agent todo
-//! names the same task. Identical candidate texts (ignoring case and spacing)
+//! name it mentions ([`done`]); summary items also when a finished agent todo
+//! names the same task, or when the agent answered after the summary and a new
+//! user request followed. Identical candidate texts (ignoring case and spacing)
 //! are reported once.
 //!
 //! **Goal**: a user message whose first non-blank line starts with `/goal `,

@@ -26,6 +26,9 @@ pub(super) struct Run<'m> {
     /// Hand-offs of the latest assistant message, taken when it proves to
     /// end an exchange (a user message or the end follows): `(text, keyword, line)`.
     pub(super) final_hits: Vec<(String, String, usize)>,
+    /// Since the latest compaction summary: whether the agent answered (it
+    /// continues the summary's work), and whether a user request then followed.
+    answered_since_summary: bool,
     /// Lead-in phrases of hand-offs ([`handoff::leads`]).
     leads: Matcher,
     /// The Codex file carries `response_item` messages: `event_msg` copies
@@ -52,6 +55,7 @@ impl<'m> Run<'m> {
             last_request: None,
             final_hits: Vec::new(),
             skip_echoes: false,
+            answered_since_summary: false,
             leads: handoff::leads(),
         }
     }
@@ -123,6 +127,7 @@ impl<'m> Run<'m> {
         }
         if turn.summary {
             self.last_request = None;
+            self.answered_since_summary = false;
             for (text, section) in summary::items(&turn.text) {
                 self.push(text, &section, Origin::Summary, Role::Assistant, line);
             }
@@ -146,6 +151,7 @@ impl<'m> Run<'m> {
         }
         match turn.role {
             Role::Assistant if answer => {
+                self.answered_since_summary = true;
                 for (text, keyword, offset) in handoff::later(&turn.text, self.max_line) {
                     self.push(text, &keyword, Origin::Message, Role::Assistant, at(offset));
                 }
@@ -159,6 +165,14 @@ impl<'m> Run<'m> {
             Role::User => {
                 // The agent's last message before this one ended an exchange.
                 self.flush_final();
+                if std::mem::take(&mut self.answered_since_summary) {
+                    // The agent went on from the summary and answered; the user moved on.
+                    for open in &mut self.open {
+                        if self.out.candidates[open.index].origin == Origin::Summary {
+                            open.resolved = true;
+                        }
+                    }
+                }
                 let text = turn.text.trim();
                 let first = text.lines().next().unwrap_or("").trim();
                 let request = if first.starts_with("/goal") {

@@ -183,11 +183,21 @@ const DONE_WORDS: &[&str] = &[
     "hecho",
 ];
 
-/// The words of four or more letters of a task text, lowercased.
+/// Common words of four letters or more that name no task.
+#[rustfmt::skip]
+const COMMON: &[&str] = &[
+    "them", "they", "this", "that", "these", "those", "with", "from", "into", "your", "have",
+    "will", "then", "when", "what", "also", "some", "just", "only", "more", "there", "their",
+    "here", "were", "been", "should", "would", "could", "about", "after", "before",
+];
+
+/// The words of four or more letters of a task text, lowercased, without
+/// [`COMMON`] words.
 pub(crate) fn significant(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
         .filter(|w| w.chars().count() >= 4)
         .map(str::to_lowercase)
+        .filter(|w| !COMMON.contains(&w.as_str()))
         .collect()
 }
 

@@ -313,3 +313,24 @@ fn codex_messages_are_read_once() {
     let texts: Vec<&str> = only.candidates.iter().map(|c| c.text.as_str()).collect();
     assert_eq!(texts, ["Rotate the key", "Echo only"]);
 }
+
+#[test]
+fn a_summary_the_agent_went_on_from_is_settled_by_the_next_request() {
+    let summary =
+        serde_json::json!({"type": "user", "isCompactSummary": true, "message": {"content":
+        "Summary:\n7. Pending Tasks:\n   - Screenshot the hero\n8. Current Work:\n   x"}})
+        .to_string();
+    let open = [summary.clone(), claude("assistant", "Looking at it now.")];
+    assert_eq!(
+        rows(&run(open.join("\n"))),
+        [("Screenshot the hero", Origin::Summary, Role::Assistant, 1)]
+    );
+    let moved_on = [
+        summary,
+        claude("assistant", "Looks right."),
+        claude("user", "rename the headline"),
+        claude("assistant", "Renamed."),
+    ];
+    let e = run(moved_on.join("\n"));
+    assert_eq!((e.candidates.len(), e.resolved), (0, 1));
+}
