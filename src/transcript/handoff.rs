@@ -12,6 +12,11 @@
 //! - a clause that asks for a step before use ([`BEFORE`]: "replace the key
 //!   before using") gives the clause.
 //!
+//! - the list that closes it (at most two lines after it) when a lead-in (a
+//!   line ending in `:`, a heading or a bold line) introduces it and every item
+//!   starts with an imperative verb ([`IMPERATIVES`]) or a `command`: steps left
+//!   to the user ("To try it:\n1. Add your key to `.env`\n2. Run `npm run dev`").
+//!
 //! In **any assistant message**: a step offered for later ([`LATER`]: "You can
 //! delete them when ready") gives the step without the offer.
 //!
@@ -61,6 +66,21 @@ const BEFORE: &[&str] = &[
     "before going live", "before launching",
 ];
 
+/// Verbs that open a step for the user (lowercase). Words that are as often
+/// nouns in status lists (`test`, `build`, `check`, `review`) are left out.
+#[rustfmt::skip]
+const IMPERATIVES: &[&str] = &[
+    "add", "run", "set", "install", "create", "copy", "paste", "fill", "replace", "update",
+    "deploy", "open", "visit", "go", "get", "fund", "configure", "restart", "export", "enable",
+    "sign", "register", "upload", "submit", "attach", "provide", "connect", "start", "push",
+    "commit", "merge", "rotate", "verify", "confirm", "delete", "remove", "rename", "move",
+    "generate", "request", "apply", "approve", "point", "record", "send", "share", "invite",
+    "switch", "log", "top", "claim", "mint", "download", "clone", "cd", "npm", "pnpm", "yarn",
+    "npx", "cargo", "pip", "docker", "git", "make", "edit", "put", "grant", "reload", "redeploy",
+    "re-run", "rerun", "import", "wrap", "use", "drop", "publish", "tag", "schedule", "ask",
+    "contact", "email", "post", "fix", "write", "choose", "pick", "decide",
+];
+
 /// A step offered for later, and the offers that introduce it.
 #[rustfmt::skip]
 const LATER: &[&str] = &[
@@ -108,6 +128,85 @@ pub(crate) fn leads() -> Matcher {
     Matcher::new(&LEADS.iter().map(|s| s.to_string()).collect::<Vec<_>>())
 }
 
+/// Whether a list item reads as a step for the user.
+fn imperative(item: &str) -> bool {
+    let t = item.trim_start_matches(['*', '_', ' ']);
+    if t.starts_with('`') {
+        return true;
+    }
+    let first = t
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_end_matches([':', ',', '.', '*'])
+        .to_lowercase();
+    IMPERATIVES.contains(&first.as_str())
+}
+
+/// The top-level items of the list that closes a message, with their 0-based
+/// lines, when a lead-in introduces it and every item is a step.
+fn closing_steps(text: &str) -> Vec<(String, usize)> {
+    let mut fence = Fence::default();
+    // (line, is code or blank, list body with indent)
+    let lines: Vec<(usize, &str, bool)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i, l, fence.is_code(l)))
+        .collect();
+    let content: Vec<&(usize, &str, bool)> = lines
+        .iter()
+        .filter(|(_, l, _)| !l.trim().is_empty())
+        .collect();
+    // Walk back from the end: at most two closing lines, then the list.
+    let mut k = content.len();
+    let mut after = 0;
+    while k > 0 && list_item_body(content[k - 1].1).is_none() {
+        k -= 1;
+        after += 1;
+        if after > 2 {
+            return Vec::new();
+        }
+    }
+    let mut items: Vec<(String, usize)> = Vec::new();
+    let mut base: Option<usize> = None;
+    while k > 0 {
+        let (i, line, code) = *content[k - 1];
+        let indent = line.len() - line.trim_start().len();
+        match list_item_body(line) {
+            Some(body) if !code => {
+                if base.is_none_or(|b| indent <= b) {
+                    base = Some(indent);
+                    items.push((body.to_string(), i));
+                }
+            }
+            _ if !code && base.is_some_and(|b| indent > b) => {}
+            _ => break,
+        }
+        k -= 1;
+    }
+    // Items deeper than the final base are nested ones met first.
+    let Some(base) = base else { return Vec::new() };
+    let lead = k.checked_sub(1).map(|j| content[j].1.trim());
+    let introduced = lead.is_some_and(|l| {
+        let l = l.trim_end_matches(['*', '_', ' ']);
+        l.ends_with([':', '：']) || l.starts_with('#') || (l.starts_with("**") && l.len() > 4)
+    });
+    let top: Vec<(String, usize)> = items
+        .into_iter()
+        .rev()
+        .filter(|(_, i)| {
+            let l = text.lines().nth(*i).unwrap_or("");
+            l.len() - l.trim_start().len() <= base
+        })
+        .collect();
+    if !introduced || top.is_empty() || !top.iter().all(|(b, _)| imperative(strip_checkbox(b))) {
+        return Vec::new();
+    }
+    top.into_iter()
+        .map(|(b, i)| (structure::item_text(&b), i))
+        .collect()
+}
+
 /// Hand-off candidates of a final answer: `(text, keyword, 0-based line)`.
 pub(crate) fn final_answer(
     leads: &Matcher,
@@ -119,6 +218,11 @@ pub(crate) fn final_answer(
         .into_iter()
         .map(|h| (h.text, leads.name(h.keyword).to_string(), h.offset))
         .collect();
+    for (t, offset) in closing_steps(text) {
+        if !out.iter().any(|(o, _, _)| *o == t) {
+            out.push((t, "steps for the user".to_string(), offset));
+        }
+    }
     let listed: Vec<usize> = out.iter().map(|(_, _, o)| *o).collect();
     let mut ignored = 0;
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
@@ -209,6 +313,25 @@ mod tests {
         let t = "What's left:\n1. Rotate the API key\n2. Tag v2";
         assert_eq!(fin(t), ["Rotate the API key", "Tag v2"]);
         assert!(fin("Remaining tests pass. The build is green.").is_empty());
+    }
+
+    #[test]
+    fn steps_that_close_the_final_answer() {
+        let t = "Deployed.\n\nTo try it yourself:\n1. Add your key to `.env`\n   - the test key works\n2. `npm run dev`\n3. Open http://localhost:3000\n\nEnjoy.";
+        assert_eq!(
+            fin(t),
+            [
+                "Add your key to `.env`",
+                "`npm run dev`",
+                "Open http://localhost:3000"
+            ]
+        );
+        let done = "Summary:\n- Added the route\n- Fixed the test";
+        assert!(fin(done).is_empty());
+        let no_lead = "Done.\n- Run the app";
+        assert!(fin(no_lead).is_empty());
+        let not_last = "Steps:\n- Run it\n\nMore text.\nAnd more.\nAnd even more.";
+        assert!(fin(not_last).is_empty());
     }
 
     #[test]

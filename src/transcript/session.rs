@@ -78,11 +78,9 @@ impl<'m> Run<'m> {
         });
     }
 
-    /// Marks open candidates that `turn` reports done, in words or by acting.
+    /// Marks open candidates (and pending hand-offs) that `turn` reports done,
+    /// in words or by acting.
     fn resolve(&mut self, turn: &Turn) {
-        if self.open.iter().all(|o| o.resolved) {
-            return;
-        }
         let lines = if turn.summary {
             Vec::new()
         } else {
@@ -91,11 +89,15 @@ impl<'m> Run<'m> {
         if lines.is_empty() && turn.acted.is_empty() {
             return;
         }
+        let done = |names: &[String], words: &[String]| {
+            lines.iter().any(|w| summary::covers(words, w))
+                || turn.acted.iter().any(|a| done::acted_on(names, a))
+        };
         for open in self.open.iter_mut().filter(|o| !o.resolved) {
-            let said = lines.iter().any(|w| summary::covers(&open.words, w));
-            let acted = turn.acted.iter().any(|a| done::acted_on(&open.names, a));
-            open.resolved = said || acted;
+            open.resolved = done(&open.names, &open.words);
         }
+        self.final_hits
+            .retain(|(text, _, _)| !done(&done::names(text), &summary::significant(text)));
     }
 
     /// One turn, `line` being the file line of its record (JSONL) or of its
@@ -186,10 +188,18 @@ impl<'m> Run<'m> {
         }
     }
 
-    /// Takes the hand-offs of the message that ended an exchange as candidates.
+    /// Takes the hand-offs of the message that ended an exchange as candidates
+    /// (those it already gave as marker candidates are not repeated).
     fn flush_final(&mut self) {
         for (text, keyword, line) in std::mem::take(&mut self.final_hits) {
-            self.push(text, &keyword, Origin::Message, Role::Assistant, line);
+            let known = self
+                .out
+                .candidates
+                .iter()
+                .any(|c| c.line == line && c.text.eq_ignore_ascii_case(&text));
+            if !known {
+                self.push(text, &keyword, Origin::Message, Role::Assistant, line);
+            }
         }
     }
 
