@@ -4,6 +4,10 @@
 //! longer word dropped. Each step maps variants of one phrasing to one form;
 //! the key is never shown, so the forms need not be words.
 
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
 /// Phrases that introduce a follow-up rather than say what it is, removed
 /// from the start of a key (repeatedly, longest first). Words as normalized
 /// (lower case), compared after edge punctuation is trimmed.
@@ -243,12 +247,14 @@ fn is_edge_punct(c: char) -> bool {
 
 /// The key of an already normalized text (see [`super::key`]).
 pub(super) fn fold(norm: &str) -> String {
-    let mut words: Vec<String> = norm
-        .split(' ')
-        .map(|w| w.trim_matches(is_edge_punct))
-        .filter(|w| !(w.is_empty() || w.chars().count() == 1 && w.chars().all(is_dash)))
-        .map(str::to_string)
-        .collect();
+    if norm.is_ascii() {
+        return fold_ascii(norm);
+    }
+    fold_general(norm)
+}
+
+fn fold_general(norm: &str) -> String {
+    let mut words: Vec<String> = split_words(norm).map(str::to_string).collect();
     strip_leads(&mut words);
     drop_articles(&mut words);
     fold_korean_ending(&mut words);
@@ -259,15 +265,46 @@ pub(super) fn fold(norm: &str) -> String {
     words.join(" ")
 }
 
+/// [`fold`] for ASCII text: the same steps on borrowed words (no Korean
+/// ending can end an ASCII text), allocating only the result and the rare
+/// stem that gains a letter. Checked equal to the general path in the tests.
+fn fold_ascii(norm: &str) -> String {
+    let mut words: Vec<Cow<'_, str>> = split_words(norm).map(Cow::Borrowed).collect();
+    strip_leads(&mut words);
+    drop_articles(&mut words);
+    for w in &mut words {
+        if let Cow::Borrowed(b) = *w {
+            *w = stem_cow(b);
+        }
+    }
+    drop_repeated(&mut words);
+    let mut out = String::with_capacity(norm.len());
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// The words of a normalized text, edge punctuation trimmed, empty words
+/// and lone dashes dropped.
+fn split_words(norm: &str) -> impl Iterator<Item = &str> {
+    norm.split(' ')
+        .map(|w| w.trim_matches(is_edge_punct))
+        .filter(|w| !(w.is_empty() || w.chars().count() == 1 && w.chars().all(is_dash)))
+}
+
 fn is_dash(c: char) -> bool {
     matches!(c, '-' | '—' | '–' | '→' | '>')
 }
 
 /// Whether `words` starts with the words of `phrase`; returns their count.
-fn starts_with(words: &[String], phrase: &str) -> Option<usize> {
+fn starts_with<S: AsRef<str>>(words: &[S], phrase: &str) -> Option<usize> {
     let mut n = 0;
     for p in phrase.split(' ') {
-        if words.get(n).map(String::as_str) != Some(p) {
+        if words.get(n).map(AsRef::as_ref) != Some(p) {
             return None;
         }
         n += 1;
@@ -275,16 +312,32 @@ fn starts_with(words: &[String], phrase: &str) -> Option<usize> {
     Some(n)
 }
 
+/// The first words of the phrases of `LEADS` and `MODALS`: a text starting
+/// with none of them has neither.
+static FIRST_WORDS: LazyLock<FxHashSet<&'static str>> = LazyLock::new(|| {
+    LEADS
+        .iter()
+        .chain(MODALS)
+        .filter_map(|p| p.split(' ').next())
+        .collect()
+});
+
 /// The longest phrase of `list` that `words` starts with, leaving at least one word.
-fn longest(words: &[String], list: &[&str]) -> Option<usize> {
+fn longest<S: AsRef<str>>(words: &[S], list: &[&str]) -> Option<usize> {
     list.iter()
         .filter_map(|p| starts_with(words, p))
         .filter(|&n| n < words.len())
         .max()
 }
 
-fn strip_leads(words: &mut Vec<String>) {
+fn strip_leads<S: AsRef<str>>(words: &mut Vec<S>) {
     loop {
+        if !words
+            .first()
+            .is_some_and(|w| FIRST_WORDS.contains(w.as_ref()))
+        {
+            return;
+        }
         let n = longest(words, LEADS).or_else(|| longest(words, MODALS));
         match n {
             Some(n) => {
@@ -297,25 +350,26 @@ fn strip_leads(words: &mut Vec<String>) {
 
 /// Drops "the" and "an" before a word, and "a" before a word that is not a
 /// function word (so "bug a" and "plan a for x" keep their letter).
-fn drop_articles(words: &mut Vec<String>) {
-    let mut out: Vec<String> = Vec::with_capacity(words.len());
-    for i in 0..words.len() {
-        let w = words[i].as_str();
-        let next = words.get(i + 1).map(String::as_str);
-        let drop = match w {
-            "the" | "an" => next.is_some(),
-            "a" => next.is_some_and(|n| {
-                n.chars().count() > 1
-                    && !NOT_A_NOUN.contains(&n)
-                    && n.chars().any(char::is_alphabetic)
-            }),
-            _ => false,
-        };
-        if !drop {
-            out.push(words[i].clone());
-        }
+fn drop_articles<S: AsRef<str>>(words: &mut Vec<S>) {
+    let drop: Vec<bool> = (0..words.len())
+        .map(|i| {
+            let next = words.get(i + 1).map(AsRef::as_ref);
+            match words[i].as_ref() {
+                "the" | "an" => next.is_some(),
+                "a" => next.is_some_and(|n| {
+                    n.chars().count() > 1
+                        && !NOT_A_NOUN.contains(&n)
+                        && n.chars().any(char::is_alphabetic)
+                }),
+                _ => false,
+            }
+        })
+        .collect();
+    if !drop.contains(&true) {
+        return;
     }
-    *words = out;
+    let mut d = drop.into_iter();
+    words.retain(|_| !d.next().unwrap_or(false));
 }
 
 /// Folds one Korean request ending off the end of the text.
@@ -352,34 +406,49 @@ const MAX_STEMMED: usize = 32;
 /// sibilant), `-s`; a doubled final consonant undoubled; a final `e`
 /// dropped. Repeated to a fixed point, so stemming a stem changes nothing.
 pub fn stem(word: &str) -> String {
+    stem_cow(word).into_owned()
+}
+
+/// Irregular forms by form.
+static IRREGULARS: LazyLock<FxHashMap<&'static str, &'static str>> =
+    LazyLock::new(|| IRREGULAR.iter().copied().collect());
+
+/// [`stem`] without allocating unless a letter is added (`-ies` → `y`).
+fn stem_cow(word: &str) -> Cow<'_, str> {
     if !(3..=MAX_STEMMED).contains(&word.len()) || !word.bytes().all(|b| b.is_ascii_lowercase()) {
-        return word.to_string();
+        return Cow::Borrowed(word);
     }
-    let mut w = IRREGULAR
-        .iter()
-        .find(|(form, _)| *form == word)
-        .map_or(word, |(_, base)| base)
-        .to_string();
+    let mut w: Cow<'_, str> = Cow::Borrowed(IRREGULARS.get(word).copied().unwrap_or(word));
     loop {
-        let next = stem_once(&w);
-        if next == w {
-            return w;
+        match stem_once(&w) {
+            Step::Same => return w,
+            Step::Cut(n) => match &mut w {
+                Cow::Borrowed(b) => *b = &b[..n],
+                Cow::Owned(o) => o.truncate(n),
+            },
+            Step::Y(n) => w = Cow::Owned(format!("{}y", &w[..n])),
         }
-        w = next;
     }
 }
 
-fn stem_once(w: &str) -> String {
+/// One stemming step: nothing to do, keep the first `n` bytes, or keep
+/// the first `n` bytes and add `y`.
+enum Step {
+    Same,
+    Cut(usize),
+    Y(usize),
+}
+
+fn stem_once(w: &str) -> Step {
     let b = w.as_bytes();
     let n = b.len();
     let has_vowel = |s: &[u8]| s.iter().copied().any(is_vowel);
-    let mut s: &str = w;
-    let mut y = false;
     if n > 4 && (w.ends_with("ies") || w.ends_with("ied")) {
-        s = &w[..n - 3];
-        y = true;
-    } else if n >= 6 && w.ends_with("ing") && has_vowel(&b[..n - 3]) {
-        s = &w[..n - 3];
+        // The stem gains a `y`, a vowel: nothing is undoubled or dropped.
+        return Step::Y(n - 3);
+    }
+    let kept = if n >= 6 && w.ends_with("ing") && has_vowel(&b[..n - 3]) {
+        n - 3
     } else if (n >= 5 && w.ends_with("ed") && has_vowel(&b[..n - 2]))
         || (n >= 5
             && w.ends_with("es")
@@ -387,24 +456,27 @@ fn stem_once(w: &str) -> String {
                 || w[..n - 2].ends_with("ch")
                 || w[..n - 2].ends_with("sh")))
     {
-        s = &w[..n - 2];
+        n - 2
     } else if n > 3
         && w.ends_with('s')
         && !(w.ends_with("ss") || w.ends_with("us") || w.ends_with("is"))
     {
-        s = &w[..n - 1];
+        n - 1
+    } else {
+        n
+    };
+    let m = kept;
+    let doubled = m >= 3 && b[m - 1] == b[m - 2] && !is_vowel(b[m - 1]);
+    let kept = if doubled || (m > 3 && b[m - 1] == b'e') {
+        m - 1
+    } else {
+        m
+    };
+    if kept == n {
+        Step::Same
+    } else {
+        Step::Cut(kept)
     }
-    let mut out = s.to_string();
-    if y {
-        out.push('y');
-    }
-    let ob = out.as_bytes();
-    let m = ob.len();
-    let doubled = m >= 3 && ob[m - 1] == ob[m - 2] && !is_vowel(ob[m - 1]);
-    if doubled || (m > 3 && ob[m - 1] == b'e') {
-        out.pop();
-    }
-    out
 }
 
 /// Drops a word of four or more characters that also appears inside a word
@@ -413,18 +485,25 @@ fn stem_once(w: &str) -> String {
 /// quadratic in the number of words).
 const REPEAT_WORDS: usize = 64;
 
-fn drop_repeated(words: &mut Vec<String>) {
+fn drop_repeated<S: AsRef<str>>(words: &mut Vec<S>) {
     if words.len() < 2 || words.len() > REPEAT_WORDS {
+        return;
+    }
+    let lens: Vec<usize> = words.iter().map(|w| w.as_ref().chars().count()).collect();
+    let longest = lens.iter().copied().max().unwrap_or(0);
+    if longest < 8 {
+        // No word of four or more characters has a word twice as long.
         return;
     }
     let keep: Vec<bool> = words
         .iter()
-        .map(|w| {
-            let n = w.chars().count();
+        .zip(&lens)
+        .map(|(w, &n)| {
             n < 4
                 || !words
                     .iter()
-                    .any(|o| o.chars().count() >= 2 * n && o.contains(w.as_str()))
+                    .zip(&lens)
+                    .any(|(o, &m)| m >= 2 * n && o.as_ref().contains(w.as_ref()))
         })
         .collect();
     let mut k = keep.into_iter();
@@ -503,6 +582,85 @@ mod tests {
         assert_eq!(fold("add a password reset flow"), "ad password reset flow");
         assert_eq!(fold("next"), "next");
         assert_eq!(fold("todo"), "todo");
+    }
+
+    /// The stemmer as first written (allocating at every step), the oracle
+    /// of the borrowing one.
+    fn reference_stem(word: &str) -> String {
+        if !(3..=MAX_STEMMED).contains(&word.len()) || !word.bytes().all(|b| b.is_ascii_lowercase())
+        {
+            return word.to_string();
+        }
+        let mut w = IRREGULAR
+            .iter()
+            .find(|(form, _)| *form == word)
+            .map_or(word, |(_, base)| base)
+            .to_string();
+        loop {
+            let b = w.as_bytes();
+            let n = b.len();
+            let has_vowel = |s: &[u8]| s.iter().copied().any(is_vowel);
+            let (mut s, mut y): (&str, bool) = (&w, false);
+            if n > 4 && (w.ends_with("ies") || w.ends_with("ied")) {
+                (s, y) = (&w[..n - 3], true);
+            } else if n >= 6 && w.ends_with("ing") && has_vowel(&b[..n - 3]) {
+                s = &w[..n - 3];
+            } else if (n >= 5 && w.ends_with("ed") && has_vowel(&b[..n - 2]))
+                || (n >= 5
+                    && w.ends_with("es")
+                    && (matches!(b[n - 3], b's' | b'x' | b'z')
+                        || w[..n - 2].ends_with("ch")
+                        || w[..n - 2].ends_with("sh")))
+            {
+                s = &w[..n - 2];
+            } else if n > 3
+                && w.ends_with('s')
+                && !(w.ends_with("ss") || w.ends_with("us") || w.ends_with("is"))
+            {
+                s = &w[..n - 1];
+            }
+            let mut out = s.to_string();
+            if y {
+                out.push('y');
+            }
+            let ob = out.as_bytes();
+            let m = ob.len();
+            if (m >= 3 && ob[m - 1] == ob[m - 2] && !is_vowel(ob[m - 1]))
+                || (m > 3 && ob[m - 1] == b'e')
+            {
+                out.pop();
+            }
+            if out == w {
+                return w;
+            }
+            w = out;
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn stem_matches_the_reference(w in "[a-z]{0,14}|(ie|e|s|d|ng|i|y|ss|t)*", tail in "(ies|ied|ing|ed|es|s|e|ses|ches|tt)?") {
+            let w = format!("{w}{tail}");
+            proptest::prop_assert_eq!(stem(&w), reference_stem(&w));
+        }
+
+        #[test]
+        fn ascii_fold_matches_the_general_path(
+            words in proptest::collection::vec(
+                "(the|a|an|next|session|we|should|todo|to|do|let's|in|for|follow-up|-|>|added|fixing|copies|stopped|testloginredirect|login|test|bug|x|\\(a\\)|v0.1.0|,|\\.)",
+                0..10,
+            )
+        ) {
+            let norm = words.join(" ");
+            proptest::prop_assert_eq!(fold_ascii(&norm), fold_general(&norm));
+        }
+    }
+
+    #[test]
+    fn irregular_forms_stem_like_the_reference() {
+        for (form, _) in IRREGULAR {
+            assert_eq!(stem(form), reference_stem(form), "{form}");
+        }
     }
 
     #[test]

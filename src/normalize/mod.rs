@@ -75,7 +75,12 @@ fn key_fixed_point(text: &str) -> String {
 }
 
 fn key_pass(text: &str) -> String {
-    let redacted = crate::privacy::redact(text);
+    // Every private tag starts with `<`: most texts have none.
+    let redacted = if text.as_bytes().contains(&b'<') {
+        crate::privacy::redact(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     let (plain, _) = crate::task_meta::parse_task_meta(&redacted);
     fold::fold(&unplaced(&normalize(&plain)))
 }
