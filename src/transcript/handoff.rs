@@ -262,6 +262,13 @@ const POINTERS: &[&str] = &["them", "it", "those", "these", "this", "that"];
 /// line)`. A step that points back (`delete them`) carries the sentence before
 /// it in parentheses.
 pub(crate) fn later(text: &str, max_line: usize) -> Vec<(String, String, usize)> {
+    // Every form holds one of these (cheap test before reading sentences).
+    if !["ready", "Ready", "READY", "convenience", "have time"]
+        .iter()
+        .any(|w| text.contains(w))
+    {
+        return Vec::new();
+    }
     let mut ignored = 0;
     let mut out = Vec::new();
     let mut before: Option<String> = None;

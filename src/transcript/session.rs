@@ -26,6 +26,10 @@ pub(super) struct Run<'m> {
     /// Hand-offs of the latest assistant message, taken when it proves to
     /// end an exchange (a user message or the end follows): `(text, keyword, line)`.
     pub(super) final_hits: Vec<(String, String, usize)>,
+    /// The latest assistant message whose hand-offs are not read yet: its
+    /// text, file line and whether hits report their own line. Read lazily:
+    /// most messages never end an exchange.
+    final_msg: Option<(String, usize, bool)>,
     /// Since the latest compaction summary: whether the agent answered (it
     /// continues the summary's work), and whether a user request then followed.
     answered_since_summary: bool,
@@ -54,6 +58,7 @@ impl<'m> Run<'m> {
             open: Vec::new(),
             last_request: None,
             final_hits: Vec::new(),
+            final_msg: None,
             skip_echoes: false,
             answered_since_summary: false,
             leads: handoff::leads(),
@@ -89,6 +94,7 @@ impl<'m> Run<'m> {
         if lines.is_empty() && turn.acted.is_empty() {
             return;
         }
+        self.read_final();
         let done = |names: &[String], words: &[String]| {
             lines.iter().any(|w| summary::covers(words, w))
                 || turn.acted.iter().any(|a| done::acted_on(names, a))
@@ -157,12 +163,8 @@ impl<'m> Run<'m> {
                 for (text, keyword, offset) in handoff::later(&turn.text, self.max_line) {
                     self.push(text, &keyword, Origin::Message, Role::Assistant, at(offset));
                 }
-                let mut long = 0;
-                self.final_hits =
-                    handoff::final_answer(&self.leads, &turn.text, self.max_line, &mut long)
-                        .into_iter()
-                        .map(|(t, k, o)| (t, k, at(o)))
-                        .collect();
+                self.final_hits.clear();
+                self.final_msg = Some((std::mem::take(&mut turn.text), line, per_line));
             }
             Role::User => {
                 // The agent's last message before this one ended an exchange.
@@ -188,9 +190,21 @@ impl<'m> Run<'m> {
         }
     }
 
+    /// Reads the hand-offs of the pending final message into `final_hits`.
+    fn read_final(&mut self) {
+        if let Some((text, line, per_line)) = self.final_msg.take() {
+            let mut long = 0;
+            self.final_hits = handoff::final_answer(&self.leads, &text, self.max_line, &mut long)
+                .into_iter()
+                .map(|(t, k, o)| (t, k, if per_line { line + o } else { line }))
+                .collect();
+        }
+    }
+
     /// Takes the hand-offs of the message that ended an exchange as candidates
     /// (those it already gave as marker candidates are not repeated).
     fn flush_final(&mut self) {
+        self.read_final();
         for (text, keyword, line) in std::mem::take(&mut self.final_hits) {
             let known = self
                 .out

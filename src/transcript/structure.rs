@@ -179,6 +179,14 @@ fn scan_with(
                 _ => state = State::Prose,
             }
         }
+        // Without sentence forms only a lead-in or a `phrase: text` line counts.
+        if !sentence_forms
+            && !line.contains([':', '：'])
+            && !is_heading(line)
+            && !line.trim_start().starts_with("**")
+        {
+            continue;
+        }
         if let Some(keyword) = markers::lead_in(matcher, line) {
             state = State::List {
                 keyword,

@@ -204,6 +204,10 @@ pub(crate) fn significant(text: &str) -> Vec<String> {
 /// The lowercased words of each line of `text` that holds a done word.
 pub(crate) fn done_lines(text: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
+    let lower = text.to_lowercase();
+    if !DONE_WORDS.iter().any(|d| lower.contains(d)) {
+        return out;
+    }
     for line in text.lines() {
         let lower = line.to_lowercase();
         let words: Vec<&str> = lower
