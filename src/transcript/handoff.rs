@@ -8,7 +8,8 @@
 //! - a sentence that hands a step to the user ([`MODALS`]: "You still need to
 //!   X", "Remember to X", "Don't forget to X") gives `X`;
 //! - a sentence that says something is still open ([`OPEN`]: "X remains
-//!   pending", "X is not yet deployed") gives the sentence;
+//!   pending", "X is not yet deployed"; "X has not been run", before an action
+//!   of [`PENDING_ACTIONS`]) gives the sentence;
 //! - a clause that asks for a step before use ([`BEFORE`]: "replace the key
 //!   before using") gives the clause.
 //!
@@ -54,9 +55,32 @@ const MODALS: &[&str] = &[
 const OPEN: &[&str] = &[
     " remains pending", " remain pending", " is still pending", " are still pending",
     " still needs to be ", " still need to be ", " is not yet ", " are not yet ",
-    " has not been ", " have not been ", " hasn't been ", " haven't been ",
     " still needs ", " remains open", " remain open", " is still open",
 ];
+
+/// `has not been` and its forms count only before an action still to take
+/// (`has not been run`), not as a statement (`the API has not been changed`).
+#[rustfmt::skip]
+const NOT_BEEN: &[&str] = &[" has not been ", " have not been ", " hasn't been ", " haven't been "];
+#[rustfmt::skip]
+const PENDING_ACTIONS: &[&str] = &[
+    "run", "tested", "deployed", "verified", "committed", "pushed", "merged", "applied",
+    "migrated", "released", "published", "exercised", "checked", "reviewed", "funded",
+    "configured", "rotated", "signed", "submitted", "uploaded", "installed",
+];
+
+/// The `has not been <action>` phrase in a lowercased sentence, if any.
+fn not_been(lower: &str) -> Option<&'static str> {
+    NOT_BEEN.iter().copied().find(|p| {
+        lower.match_indices(*p).any(|(i, _)| {
+            let next = lower[i + p.len()..]
+                .split(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap_or("");
+            PENDING_ACTIONS.contains(&next)
+        })
+    })
+}
 
 /// A step to take before use.
 #[rustfmt::skip]
@@ -233,7 +257,12 @@ pub(crate) fn final_answer(
         let lower = b.to_lowercase();
         if let Some(m) = MODALS.iter().find(|m| lower.starts_with(*m)) {
             out.extend(one(&b[m.len()..], m.trim(), offset));
-        } else if let Some(o) = OPEN.iter().find(|o| lower.contains(*o)) {
+        } else if let Some(o) = OPEN
+            .iter()
+            .copied()
+            .find(|o| lower.contains(*o))
+            .or_else(|| not_been(&lower))
+        {
             out.extend(one(b, o.trim(), offset));
         } else if let Some(k) = BEFORE.iter().find(|k| lower.contains(*k)) {
             // The clause holding it: after the last `, so ` / `; ` / `: ` before it.
@@ -358,6 +387,11 @@ mod tests {
             ["Replace `sk-x` with your real key before using"]
         );
         assert!(fin("If you need to change it, edit the config.").is_empty());
+        assert_eq!(
+            fin("The e2e suite has not been run against devnet."),
+            ["The e2e suite has not been run against devnet"]
+        );
+        assert!(fin("The public API has not been changed.").is_empty());
         assert!(fin("```\nyou still need to x\n```").is_empty());
     }
 
