@@ -36,6 +36,9 @@ pub struct Cli {
     /// Today's date, YYYY-MM-DD (default: the local date); fixes as_of, ages and deferral for reproducible runs
     #[arg(long, global = true, value_name = "DATE", env = "ACTIVE_STATUS_TODAY", help_heading = GLOBAL)]
     pub today: Option<jiff::civil::Date>,
+    /// Neither read nor write the cache in .agents/cache/ (same output, every file parsed)
+    #[arg(long, global = true, help_heading = GLOBAL)]
+    pub no_cache: bool,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -1,11 +1,11 @@
 //! The data model shared by parsing, merging and reporting.
 
 use jiff::civil::Date;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// Where an item was collected from (docs/FORMAT.md §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     JournalNext,
@@ -65,7 +65,7 @@ impl Tier {
 }
 
 /// Why an open item has no project (docs/FORMAT.md §3, rule 4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum UntaggedReason {
     NoSession,
@@ -84,7 +84,9 @@ impl UntaggedReason {
 }
 
 /// The status of an open item (from its checkbox mark or keyword).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ItemStatus {
     #[default]
@@ -109,14 +111,14 @@ impl ItemStatus {
 }
 
 /// A place in the vault: root-relative path with `/` separators and a 1-based line.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Location {
     pub path: Arc<str>,
     pub line: u32,
 }
 
 /// An open follow-up collected from a source.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Item {
     /// Redacted Markdown text as written (checkbox and tag removed).
     pub text: String,
@@ -136,7 +138,7 @@ pub struct Item {
 }
 
 /// A done item that can resolve open items (docs/FORMAT.md §5 step 2).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Signal {
     /// Redacted text as written, for the trail.
     pub text: String,
@@ -162,7 +164,7 @@ pub struct Goal {
 }
 
 /// An item under a "Skipped follow-ups" heading in a journal.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SkipRecord {
     pub text: String,
     pub project: Option<String>,
@@ -171,7 +173,7 @@ pub struct SkipRecord {
 }
 
 /// Counts for one `projects/<p>/actives/<task>/todos.md`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveTask {
     pub project: String,
     pub task: String,
@@ -181,7 +183,7 @@ pub struct ActiveTask {
 }
 
 /// A non-fatal problem, shown in the audit.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Warning {
     pub path: String,
     pub message: String,

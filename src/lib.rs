@@ -10,6 +10,7 @@
 //! between the command line ([`cli`]) and it, and never call each other.
 
 mod act;
+pub mod cache;
 mod capture;
 mod cas;
 pub mod cli;

@@ -106,6 +106,20 @@ pub(crate) fn audit(r: &Report, status: &str, verbose: u8) -> String {
         }
         more(&mut o, a.warnings.len(), limit);
     }
+    if verbose > 0
+        && let Some(c) = &a.cache
+    {
+        let _ = writeln!(
+            o,
+            "cache: {} files reused, {} re-read{}",
+            c.reused,
+            c.reread,
+            if c.written { "; cache rewritten" } else { "" }
+        );
+        for why in &c.ignored {
+            let _ = writeln!(o, "  {why}");
+        }
+    }
     if verbose > 0 {
         let _ = writeln!(o, "priorities:");
         o.push_str(&list(&r.priorities));

@@ -2,6 +2,7 @@
 //! write ([`produce`], [`regenerate`]). Commands and the MCP server call it;
 //! it calls no command.
 
+use crate::cache::Mode;
 use crate::config::Config;
 use crate::error::Result;
 use crate::render::render;
@@ -14,8 +15,13 @@ use std::time::{Duration, Instant};
 /// Scans and merges the vault at `root`: every source read and parsed,
 /// then resolved, deduplicated and ranked.
 pub fn analyze(root: &Path, cfg: &Config) -> Result<Analysis> {
+    analyze_with(root, cfg, Mode::of(cfg, false))
+}
+
+/// [`analyze`] using the cache as `mode` says.
+fn analyze_with(root: &Path, cfg: &Config, mode: Mode) -> Result<Analysis> {
     let start = Instant::now();
-    let mut vault = crate::scan::scan_vault(root, cfg)?;
+    let mut vault = crate::scan::scan_vault_with(root, cfg, mode)?;
     let scanned = start.elapsed();
     let items = std::mem::take(&mut vault.items);
     let (sources, untagged) = collected_stats(&items);
@@ -36,7 +42,16 @@ pub fn produce(
     cfg: &Config,
     template: &str,
 ) -> Result<(Report, String, [Duration; 3])> {
-    let analysis = analyze(root, cfg)?;
+    produce_with(root, cfg, template, Mode::of(cfg, false))
+}
+
+pub(crate) fn produce_with(
+    root: &Path,
+    cfg: &Config,
+    template: &str,
+    mode: Mode,
+) -> Result<(Report, String, [Duration; 3])> {
+    let analysis = analyze_with(root, cfg, mode)?;
     let report = build(&analysis, cfg);
     let started = Instant::now();
     let text = render(&report, template, cfg)?;
@@ -44,10 +59,11 @@ pub fn produce(
     Ok((report, text, [scan, merge, started.elapsed()]))
 }
 
-/// Regenerates the dashboard. Call with the lock held.
+/// Regenerates the dashboard, and brings the cache up to date. Call with
+/// the lock held.
 pub fn regenerate(root: &Path, cfg: &Config, template: &str) -> Result<Report> {
     let vault = VaultDir::open(root)?;
-    let (mut report, text, _) = produce(root, cfg, template)?;
+    let (mut report, text, _) = produce_with(root, cfg, template, Mode::of(cfg, true))?;
     let written = write_dashboard(&vault, &cfg.output, text.as_bytes())?;
     report.written = written;
     report.changed = written;

@@ -102,6 +102,9 @@ pub struct Audit {
     pub untagged_warnings: Vec<UntaggedWarning>,
     pub potentially_lost: Vec<Lost>,
     pub warnings: Vec<Warning>,
+    /// What the cache did (absent when it is off): files reused and re-read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache: Option<crate::cache::CacheUse>,
 }
 
 /// Collected open items per source kind, in FORMAT.md order.
@@ -359,6 +362,7 @@ pub fn build(analysis: &Analysis, cfg: &Config) -> Report {
             untagged_warnings: untagged.clone(),
             potentially_lost,
             warnings,
+            cache: vault.cache.clone(),
         },
         priorities: all,
         overflow,

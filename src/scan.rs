@@ -1,12 +1,13 @@
 //! Scanning a whole vault: discovery, then every file parsed (in parallel),
 //! gathered in path order so the result never depends on thread timing.
 
+use crate::cache::{FileCache, Keep, Mode};
 use crate::config::Config;
 use crate::discover::{Discovery, FileRole, discover};
 use crate::error::Result;
 use crate::item::{ActiveTask, Goal, Item, Signal, SkipRecord, Warning};
 use crate::parse::HeadingMatcher;
-use crate::sources::{FileScan, scan_file};
+use crate::sources::FileScan;
 use jiff::civil::Date;
 use rayon::prelude::*;
 use std::path::Path;
@@ -31,10 +32,19 @@ pub struct Vault {
     pub read_whole: Vec<std::sync::Arc<str>>,
     /// Files skipped because their front matter excludes them.
     pub excluded: usize,
+    /// What the cache did (`None` when it is off).
+    pub cache: Option<crate::cache::CacheUse>,
 }
 
-/// Scans the vault at `root`.
+/// Scans the vault at `root`, reusing a valid cache (never writing it).
 pub(crate) fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
+    scan_vault_with(root, cfg, Mode::of(cfg, false))
+}
+
+/// Scans the vault at `root`: every file parsed, or taken from the cache
+/// when it is valid for it; with [`Mode::Write`] (the lock held) the cache
+/// is then brought up to date.
+pub(crate) fn scan_vault_with(root: &Path, cfg: &Config, mode: Mode) -> Result<Vault> {
     let Discovery {
         files,
         projects,
@@ -42,10 +52,14 @@ pub(crate) fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
     } = discover(root, cfg)?;
     let headings = HeadingMatcher::from_config(cfg);
     let handle = crate::vault_fs::VaultDir::open(root)?;
-    let scans: Vec<FileScan> = files
+    let cache = FileCache::open(&handle, mode, crate::cache::key("scan", cfg, &projects));
+    let looked: Vec<(FileScan, Keep)> = files
         .par_iter()
-        .map(|f| scan_file(&handle, f, &headings, &projects))
+        .map(|f| cache.scan(&handle, f, &headings, &projects))
         .collect::<Result<_>>()?;
+    let (scans, keeps): (Vec<FileScan>, Vec<Keep>) = looked.into_iter().unzip();
+    let used = cache.finish(&handle, &files, &keeps);
+    drop(keeps);
     let today = cfg.today();
     // A date after today (a note written ahead) does not become "today".
     let as_of = files
@@ -63,6 +77,7 @@ pub(crate) fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
         files_scanned: files.len(),
         as_of,
         today: Some(today),
+        cache: (mode != Mode::Off).then_some(used),
         ..Vault::default()
     };
     // Sized up front: growing these by doubling would briefly hold two copies.

@@ -15,11 +15,13 @@ use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
 use std::borrow::Cow;
 
-/// Everything one file contributes.
-#[derive(Debug, Default)]
+/// Everything one file contributes (serialisable: the cache keeps it per
+/// file, src/cache).
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct FileScan {
     pub items: Vec<Item>,
     pub signals: Vec<Signal>,
+    #[serde(with = "crate::cache::goals")]
     pub goals: Vec<Goal>,
     pub skips: Vec<SkipRecord>,
     pub active: Option<ActiveTask>,
@@ -38,12 +40,14 @@ pub(crate) struct FileScan {
 /// The file is read through the vault handle, so a symbolic link (or a link
 /// swapped in after discovery) that leads outside the root is never read:
 /// such a file is skipped with a warning, whatever `follow_symlinks` says.
+/// `read` is what [`VaultDir::read`] returned for `rel`.
 pub(crate) fn read_text(
     vault: &VaultDir,
     rel: &str,
+    read: Result<Option<Vec<u8>>>,
     warnings: &mut Vec<Warning>,
 ) -> Result<Option<String>> {
-    let bytes = match vault.read(rel) {
+    let bytes = match read {
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
             return Err(Error::read(
@@ -197,8 +201,20 @@ pub(crate) fn scan_file(
     headings: &HeadingMatcher,
     known: &[String],
 ) -> Result<FileScan> {
+    scan_read(vault, file, vault.read(&file.rel), headings, known)
+}
+
+/// [`scan_file`] on what [`VaultDir::read`] returned for the file (the
+/// cache keeps a hash of the very bytes scanned).
+pub(crate) fn scan_read(
+    vault: &VaultDir,
+    file: &SourceFile,
+    read: Result<Option<Vec<u8>>>,
+    headings: &HeadingMatcher,
+    known: &[String],
+) -> Result<FileScan> {
     let mut scan = FileScan::default();
-    let Some(mut text) = read_text(vault, &file.rel, &mut scan.warnings)? else {
+    let Some(mut text) = read_text(vault, &file.rel, read, &mut scan.warnings)? else {
         return Ok(scan);
     };
     if excluded_by_front_matter(&text) {

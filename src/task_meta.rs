@@ -9,11 +9,11 @@
 //! `Fix login 📅 2026-05-10 ⏫` and `Fix login` are the same item.
 
 use jiff::civil::Date;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// Task priority, highest first (Obsidian Tasks' five levels).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Priority {
     Highest,
@@ -52,7 +52,7 @@ impl Priority {
 /// A status stated by the text itself (not by a checkbox): a Logseq/org
 /// keyword, a todo.txt `x DATE` prefix, a whole item struck through, or a
 /// done/cancelled date.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TextStatus {
     Open,
@@ -62,7 +62,7 @@ pub enum TextStatus {
 }
 
 /// Metadata found in an item's text. Every field is empty when absent.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskMeta {
     /// Status from a leading keyword, `x DATE`, or `~~whole item~~`.
     pub status: Option<TextStatus>,

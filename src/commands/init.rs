@@ -192,6 +192,8 @@ fn git_hooks(ctx: &Ctx) -> Result<()> {
     replace_rule(&repo, ".gitattributes", " merge=active-status", &rule)?;
     let lock_rel = in_repo(&ctx.cfg.lock_path);
     append_line(&repo, ".gitignore", &git_pattern(&lock_rel)?)?;
+    let cache_rel = in_repo(&format!("{}/", crate::cache::DIR));
+    append_line(&repo, ".gitignore", &git_pattern(&cache_rel)?)?;
     git(
         root,
         &[

@@ -52,6 +52,9 @@ impl Ctx {
             }
         }
         cfg.today = cli.today;
+        if cli.no_cache {
+            cfg.cache = false;
+        }
         Ok(Ctx {
             root,
             cfg,

@@ -108,6 +108,9 @@ config_keys! {
     "cap" => cap: usize = 15, check any;
     /// Follow symbolic links while scanning (loops are always detected).
     "follow_symlinks" => follow_symlinks: bool = false, check any;
+    /// Keep per-file scan results in .agents/cache/ so a run re-parses only the files
+    /// that changed (the output is the same either way; `--no-cache` turns it off for one run).
+    "cache" => cache: bool = true, check any;
     /// Folders outside the vault (repositories) that belong to a project: a session
     /// started in one gets that project first in the session-start summary, as one
     /// started inside projects/<p>/ does. Written as one table per project,

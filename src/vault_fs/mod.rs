@@ -7,12 +7,14 @@
 
 mod openers;
 mod replace;
+mod stamp;
 
 pub(crate) use openers::wait_until_closed;
 pub(crate) use replace::{
     clean_temps_locked, rename_noreplace as rename_noreplace_in, snapshot_held,
     sync_dir as sync_dir_of, write_temp as write_temp_in,
 };
+pub(crate) use stamp::FileStamp;
 
 use crate::error::{Error, Result};
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
@@ -129,6 +131,11 @@ impl VaultDir {
     /// stay inside it. `Ok(None)` when it does not exist. FIFOs, devices and
     /// folders are refused without blocking; files over [`MAX_READ`] too.
     pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>> {
+        Ok(self.read_meta(rel)?.map(|(bytes, _)| bytes))
+    }
+
+    /// [`VaultDir::read`], with the metadata of the file read.
+    fn read_meta(&self, rel: &str) -> Result<Option<(Vec<u8>, std::fs::Metadata)>> {
         let path = self.checked(rel)?;
         let mut opts = OpenOptions::new();
         opts.read(true)
@@ -158,7 +165,7 @@ impl VaultDir {
         file.take(MAX_READ + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| self.io_err(rel, e, false))?;
-        Ok(Some(bytes))
+        Ok(Some((bytes, meta)))
     }
 
     /// Reads a UTF-8 text file; `Ok(None)` when it does not exist.

@@ -139,7 +139,7 @@ pub(crate) fn snapshot_held(
     Ok((Some(snap), Some(file)))
 }
 
-fn temp_name(target: &OsStr) -> OsString {
+pub(super) fn temp_name(target: &OsStr) -> OsString {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let nanos = SystemTime::now()

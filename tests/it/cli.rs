@@ -311,8 +311,14 @@ fn assert_report_shape(r: &Value) {
             "untagged_warnings",
             "potentially_lost",
             "warnings",
+            "cache",
         ],
         "audit",
+    );
+    assert_keys(
+        &a["cache"],
+        &["reused", "reread", "written", "ignored"],
+        "audit.cache",
     );
     assert_keys(&a["sources"], &KINDS, "audit.sources");
     for k in KINDS {

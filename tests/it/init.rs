@@ -340,6 +340,7 @@ fn git_hooks_install_hooks_merge_rule_ignore_and_driver() {
         1,
         "{ignore}"
     );
+    assert_eq!(count_lines(&ignore, ".agents/cache/"), 1, "{ignore}");
     assert!(
         !r.git_ok(&["config", "merge.active-status.driver"])
             .trim()
@@ -376,7 +377,10 @@ fn git_hooks_twice_does_not_duplicate_lines_or_rewrap_hooks() {
         attrs, "*.png binary\nACTIVE-STATUS.md merge=active-status\n",
         "existing lines kept, rule appended once"
     );
-    assert_eq!(ignore, "target/\n.agents/locks/active-status.lock\n");
+    assert_eq!(
+        ignore,
+        "target/\n.agents/locks/active-status.lock\n.agents/cache/\n"
+    );
     let drivers = r.git_ok(&["config", "--get-all", "merge.active-status.driver"]);
     assert_eq!(drivers.lines().count(), 1, "{drivers}");
 }
@@ -565,6 +569,7 @@ fn a_vault_in_a_subfolder_uses_paths_relative_to_the_repository() {
         1,
         "{ignore}"
     );
+    assert_eq!(count_lines(&ignore, "kb/.agents/cache/"), 1, "{ignore}");
     let pre_commit = r.read(".git/hooks/pre-commit");
     assert!(pre_commit.contains("kb/ACTIVE-STATUS.md"), "{pre_commit}");
     for name in HOOKS {

@@ -2,6 +2,7 @@
 //! See tests/README.md for where a test goes.
 
 mod act;
+mod cache;
 mod cli;
 mod common;
 mod config;

@@ -1,0 +1,129 @@
+//! The frame every cache file has: a fixed header, then a payload guarded by
+//! a checksum. Anything that does not fit exactly is refused with a reason,
+//! never trusted and never a panic: the cache is vault content.
+//!
+//! Layout (integers little-endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `ASTCACHE` |
+//! | 4 | kind (`SCAN`, `PAIR`) |
+//! | 4 | format version |
+//! | 16 | key: hash of the program, the configuration and the project list |
+//! | 16 | start of the run that wrote it, ns since the epoch (signed) |
+//! | 1 + n | program version (length, then UTF-8) |
+//! | 8 | payload length |
+//! | 8 | checksum of the payload (XXH3-64) |
+//! | … | payload |
+
+use xxhash_rust::xxh3::xxh3_64;
+
+const MAGIC: &[u8; 8] = b"ASTCACHE";
+/// Bumped whenever any payload's layout changes.
+pub(crate) const FORMAT: u32 = 1;
+
+/// What a header says about its payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Header {
+    pub kind: [u8; 4],
+    pub key: [u8; 16],
+    pub started_ns: i128,
+}
+
+/// The program's version, as written in every header.
+pub(crate) fn program_version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+/// Frames `payload` with `header`.
+pub(crate) fn encode(header: &Header, payload: &[u8]) -> Vec<u8> {
+    let version = program_version().as_bytes();
+    let mut out = Vec::with_capacity(payload.len() + 80);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&header.kind);
+    out.extend_from_slice(&FORMAT.to_le_bytes());
+    out.extend_from_slice(&header.key);
+    out.extend_from_slice(&header.started_ns.to_le_bytes());
+    out.push(version.len() as u8);
+    out.extend_from_slice(version);
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&xxh3_64(payload).to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+/// A cursor that never reads past the end.
+struct Reader<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
+        if self.rest.len() < n {
+            return Err(format!("truncated ({what} missing)"));
+        }
+        let (head, tail) = self.rest.split_at(n);
+        self.rest = tail;
+        Ok(head)
+    }
+
+    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], String> {
+        let mut a = [0u8; N];
+        a.copy_from_slice(self.take(N, what)?);
+        Ok(a)
+    }
+}
+
+/// Checks the frame of `bytes` against what this run expects (`kind`,
+/// `key`) and returns the header and the payload; `Err` names the first
+/// thing that is wrong.
+pub(crate) fn decode<'a>(
+    bytes: &'a [u8],
+    kind: &[u8; 4],
+    key: &[u8; 16],
+) -> Result<(Header, &'a [u8]), String> {
+    let mut r = Reader { rest: bytes };
+    if &r.array::<8>("magic")? != MAGIC {
+        return Err("not a cache file (wrong magic)".into());
+    }
+    let got_kind = r.array::<4>("kind")?;
+    if &got_kind != kind {
+        return Err("a cache file of another kind".into());
+    }
+    let format = u32::from_le_bytes(r.array("format")?);
+    if format != FORMAT {
+        return Err(format!("format {format}, this program reads {FORMAT}"));
+    }
+    let got_key = r.array::<16>("key")?;
+    let started_ns = i128::from_le_bytes(r.array("time")?);
+    let len = r.array::<1>("version")?[0] as usize;
+    let version = r.take(len, "version")?;
+    if version != program_version().as_bytes() {
+        return Err(format!(
+            "written by version {}",
+            String::from_utf8_lossy(version)
+        ));
+    }
+    if &got_key != key {
+        return Err(
+            "written by another build or configuration, or before the projects changed".into(),
+        );
+    }
+    let payload_len = u64::from_le_bytes(r.array("length")?);
+    let sum = u64::from_le_bytes(r.array("checksum")?);
+    if payload_len != r.rest.len() as u64 {
+        return Err(format!(
+            "payload of {} bytes where the header says {payload_len}",
+            r.rest.len()
+        ));
+    }
+    if xxh3_64(r.rest) != sum {
+        return Err("checksum mismatch (corrupted)".into());
+    }
+    let header = Header {
+        kind: got_kind,
+        key: got_key,
+        started_ns,
+    };
+    Ok((header, r.rest))
+}

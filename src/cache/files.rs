@@ -1,0 +1,299 @@
+//! Per-file scan results: each source file's [`FileScan`] kept with the
+//! file's stamp and a hash of the bytes it was parsed from.
+//!
+//! A cached scan is reused when the file's stamp is unchanged and the file
+//! had not changed within [`RACY_NS`] before the run that cached it, or else
+//! when the file's bytes hash to the same value. Anything else is re-read.
+
+use super::{CacheUse, MAX_BYTES, Mode, RACY_NS, SCAN_FILE, container, from_bytes, to_bytes};
+use crate::discover::SourceFile;
+use crate::error::Result;
+use crate::parse::HeadingMatcher;
+use crate::sources::{FileScan, scan_file, scan_read};
+use crate::vault_fs::{FileStamp, VaultDir};
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+use std::sync::Arc;
+use xxhash_rust::xxh3::xxh3_128;
+
+const KIND: &[u8; 4] = b"SCAN";
+
+/// One file's record in the payload (a list of these, in path order).
+#[derive(Serialize, Deserialize)]
+struct Entry<'a> {
+    rel: &'a str,
+    stamp: FileStamp,
+    /// XXH3-128 of the bytes the scan was made from.
+    hash: u128,
+    /// The [`FileScan`], serialised on its own so it is decoded only when
+    /// used and copied as is when kept.
+    scan: &'a [u8],
+}
+
+#[derive(Debug)]
+struct Old {
+    stamp: FileStamp,
+    hash: u128,
+    scan: Range<usize>,
+}
+
+/// What happened to one file, for the cache written after the run.
+#[derive(Debug)]
+pub(crate) enum Keep {
+    /// Nothing to keep (the cache is read-only, or the file was unreadable).
+    Nothing,
+    /// The cached scan was reused; `stamp` is the file's current one.
+    Reused { stamp: FileStamp, verified: bool },
+    /// Freshly parsed.
+    Fresh {
+        stamp: FileStamp,
+        hash: u128,
+        scan: Vec<u8>,
+    },
+}
+
+/// The per-file cache of one run: what was read, and how to use it.
+#[derive(Debug)]
+pub(crate) struct FileCache {
+    mode: Mode,
+    key: [u8; 16],
+    started_ns: i128,
+    /// The payload read, and the validated entries pointing into it.
+    buf: Vec<u8>,
+    old_started_ns: i128,
+    old: FxHashMap<Arc<str>, Old>,
+    ignored: Vec<String>,
+}
+
+impl FileCache {
+    /// Opens the cache of the vault for a run with `key` (see
+    /// [`super::key`]); an absent or invalid cache is an empty one.
+    pub(crate) fn open(vault: &VaultDir, mode: Mode, key: [u8; 16]) -> FileCache {
+        let mut cache = FileCache {
+            mode,
+            key,
+            started_ns: super::now_ns(),
+            buf: Vec::new(),
+            old_started_ns: 0,
+            old: FxHashMap::default(),
+            ignored: Vec::new(),
+        };
+        if mode == Mode::Off {
+            return cache;
+        }
+        match vault.read(SCAN_FILE) {
+            Ok(None) => {}
+            Ok(Some(bytes)) => {
+                if let Err(why) = cache.load(bytes) {
+                    cache.ignore(why);
+                }
+            }
+            Err(e) => cache.ignore(e.to_string()),
+        }
+        cache
+    }
+
+    fn ignore(&mut self, why: String) {
+        self.old.clear();
+        self.ignored.push(format!("{SCAN_FILE} ignored: {why}"));
+    }
+
+    fn load(&mut self, bytes: Vec<u8>) -> std::result::Result<(), String> {
+        if bytes.len() as u64 > MAX_BYTES {
+            return Err(format!("over {MAX_BYTES} bytes"));
+        }
+        let (header, payload) = container::decode(&bytes, KIND, &self.key)?;
+        if header.started_ns > self.started_ns {
+            return Err("written in the future (clock moved back?)".into());
+        }
+        let entries: Vec<Entry> = from_bytes(payload).ok_or("undecodable payload")?;
+        let base = bytes.as_ptr() as usize;
+        let mut old = FxHashMap::default();
+        let mut strays = 0;
+        for e in entries {
+            if crate::vault_fs::check_rel(e.rel).is_err() || old.contains_key(e.rel) {
+                strays += 1;
+                continue;
+            }
+            let start = e.scan.as_ptr() as usize - base;
+            let entry = Old {
+                stamp: e.stamp,
+                hash: e.hash,
+                scan: start..start + e.scan.len(),
+            };
+            old.insert(Arc::from(e.rel), entry);
+        }
+        if strays > 0 {
+            self.ignored.push(format!(
+                "{SCAN_FILE}: {strays} entries with a bad or repeated path ignored"
+            ));
+        }
+        self.old_started_ns = header.started_ns;
+        self.old = old;
+        self.buf = bytes;
+        Ok(())
+    }
+
+    /// The cached scan of `file` when it decodes and belongs to that file
+    /// (every path in it is the file's own); paths then share `file.rel`.
+    fn decode(&self, old: &Old, file: &SourceFile) -> Option<FileScan> {
+        let mut scan: FileScan = from_bytes(&self.buf[old.scan.clone()])?;
+        let rel = &file.rel;
+        let ok = scan.items.iter().all(|i| i.loc.path == *rel)
+            && scan.signals.iter().all(|s| s.loc.path == *rel)
+            && scan.skips.iter().all(|s| s.loc.path == *rel)
+            && scan.goals.iter().all(|g| g.path == *rel)
+            && scan.active.iter().all(|a| a.path == *rel)
+            && scan.warnings.iter().all(|w| *w.path == **rel);
+        if !ok {
+            return None;
+        }
+        scan.items.iter_mut().for_each(|i| i.loc.path = rel.clone());
+        scan.signals
+            .iter_mut()
+            .for_each(|s| s.loc.path = rel.clone());
+        scan.skips.iter_mut().for_each(|s| s.loc.path = rel.clone());
+        scan.goals.iter_mut().for_each(|g| g.path = rel.clone());
+        scan.active.iter_mut().for_each(|a| a.path = rel.clone());
+        Some(scan)
+    }
+
+    /// Whether a stamp is too close to (or after) the start of the run that
+    /// cached it to be trusted without reading the file.
+    fn racy(&self, stamp: &FileStamp) -> bool {
+        stamp.latest_ns() >= self.old_started_ns.saturating_sub(RACY_NS)
+    }
+
+    /// Scans `file`, from the cache when it is valid for it.
+    pub(crate) fn scan(
+        &self,
+        vault: &VaultDir,
+        file: &SourceFile,
+        headings: &HeadingMatcher,
+        known: &[String],
+    ) -> Result<(FileScan, Keep)> {
+        let old = self.old.get(&file.rel);
+        if let Some(old) = old
+            && let Some(stamp) = vault.stamp(&file.rel)
+            && stamp == old.stamp
+            && !self.racy(&stamp)
+            && let Some(scan) = self.decode(old, file)
+        {
+            let keep = Keep::Reused {
+                stamp,
+                verified: false,
+            };
+            return Ok((scan, keep));
+        }
+        if old.is_none() && self.mode != Mode::Write {
+            let scan = scan_file(vault, file, headings, known)?;
+            return Ok((scan, Keep::Nothing));
+        }
+        let (read, stamped) = match vault.read_stamped(&file.rel) {
+            Ok(Some((bytes, stamp))) => {
+                let hash = xxh3_128(&bytes);
+                (Ok(Some(bytes)), Some((stamp, hash)))
+            }
+            Ok(None) => (Ok(None), None),
+            Err(e) => (Err(e), None),
+        };
+        if let (Some(old), Some((stamp, hash))) = (old, stamped)
+            && hash == old.hash
+            && let Some(scan) = self.decode(old, file)
+        {
+            let keep = Keep::Reused {
+                stamp,
+                verified: true,
+            };
+            return Ok((scan, keep));
+        }
+        let scan = scan_read(vault, file, read, headings, known)?;
+        let keep = match (self.mode, stamped, to_bytes(&scan)) {
+            (Mode::Write, Some((stamp, hash)), Some(bytes)) => Keep::Fresh {
+                stamp,
+                hash,
+                scan: bytes,
+            },
+            _ => Keep::Nothing,
+        };
+        Ok((scan, keep))
+    }
+
+    /// Counts what was reused; writes the new cache when the run may write
+    /// it and anything differs from what was read.
+    pub(crate) fn finish(self, vault: &VaultDir, files: &[SourceFile], keeps: &[Keep]) -> CacheUse {
+        let reused = keeps
+            .iter()
+            .filter(|k| matches!(k, Keep::Reused { .. }))
+            .count();
+        let mut used = CacheUse {
+            reused,
+            reread: files.len() - reused,
+            written: false,
+            ignored: self.ignored.clone(),
+        };
+        if self.mode != Mode::Write {
+            return used;
+        }
+        let unchanged = !self.buf.is_empty()
+            && self.ignored.is_empty()
+            && reused == self.old.len()
+            && keeps.iter().all(|k| {
+                matches!(
+                    k,
+                    Keep::Nothing
+                        | Keep::Reused {
+                            verified: false,
+                            ..
+                        }
+                )
+            });
+        if unchanged {
+            return used;
+        }
+        let mut entries = Vec::with_capacity(files.len());
+        for (file, keep) in files.iter().zip(keeps) {
+            let entry = match keep {
+                Keep::Nothing => continue,
+                Keep::Reused { stamp, .. } => {
+                    let Some(old) = self.old.get(&file.rel) else {
+                        continue;
+                    };
+                    Entry {
+                        rel: &file.rel,
+                        stamp: *stamp,
+                        hash: old.hash,
+                        scan: &self.buf[old.scan.clone()],
+                    }
+                }
+                Keep::Fresh { stamp, hash, scan } => Entry {
+                    rel: &file.rel,
+                    stamp: *stamp,
+                    hash: *hash,
+                    scan,
+                },
+            };
+            entries.push(entry);
+        }
+        let Some(payload) = to_bytes(&entries) else {
+            return used;
+        };
+        let header = container::Header {
+            kind: *KIND,
+            key: self.key,
+            started_ns: self.started_ns,
+        };
+        let bytes = container::encode(&header, &payload);
+        if bytes.len() as u64 > MAX_BYTES {
+            used.ignored
+                .push(format!("{SCAN_FILE} not written: over {MAX_BYTES} bytes"));
+            return used;
+        }
+        match super::write(vault, SCAN_FILE, &bytes) {
+            Ok(()) => used.written = true,
+            Err(e) => used.ignored.push(format!("{SCAN_FILE} not written: {e}")),
+        }
+        used
+    }
+}

@@ -1,0 +1,189 @@
+//! The validated cache in `.agents/cache/` (docs/FORMAT.md "The cache"):
+//! per-file scan results ([`files`]) reused when a file's stamp (size,
+//! times, inode) shows it unchanged, so an everyday run re-parses only what
+//! changed. It is vault content, so it is never trusted: every file is
+//! framed and checksummed ([`container`]), read through the vault handle
+//! with a size cap, and whatever does not fit is ignored with a note for
+//! `audit -v`. The output is the same with or without it. It is written
+//! only by runs that hold the vault lock.
+
+mod container;
+mod files;
+#[cfg(test)]
+mod prop_tests;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use files::{FileCache, Keep};
+
+use crate::config::Config;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+use xxhash_rust::xxh3::Xxh3;
+
+/// The cache folder, relative to the vault root.
+pub(crate) const DIR: &str = ".agents/cache";
+/// Per-file scan results.
+pub(crate) const SCAN_FILE: &str = ".agents/cache/scan.bin";
+/// Largest cache file read or written (a larger one is ignored).
+pub(crate) const MAX_BYTES: u64 = crate::vault_fs::MAX_READ;
+/// A file changed less than this before the run that cached it is checked
+/// by content next time, not by its stamp (the racy-clean rule: a same-size
+/// edit inside the file system's timestamp granularity keeps the stamp).
+pub(crate) const RACY_NS: i128 = 2_000_000_000;
+
+/// How a run uses the cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `--no-cache` or `cache = false`: neither read nor written.
+    Off,
+    /// Read when valid, never written (commands without the lock).
+    Read,
+    /// Read when valid, and rewritten when anything changed (under the lock).
+    Write,
+}
+
+impl Mode {
+    /// `Read` (or `Write` when `locked`) unless the configuration turns the
+    /// cache off.
+    pub fn of(cfg: &Config, locked: bool) -> Mode {
+        match (cfg.cache, locked) {
+            (false, _) => Mode::Off,
+            (true, false) => Mode::Read,
+            (true, true) => Mode::Write,
+        }
+    }
+}
+
+/// What the cache did in one run (`audit -v`, the JSON report's
+/// `audit.cache`).
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct CacheUse {
+    /// Source files whose scan came from the cache.
+    pub reused: usize,
+    /// Source files read and parsed.
+    pub reread: usize,
+    /// Whether this run rewrote the cache.
+    pub written: bool,
+    /// Why (part of) the cache was ignored, when it was.
+    pub ignored: Vec<String>,
+}
+
+/// The program build: version and the executable's identity, so a rebuilt
+/// binary never reuses what an older build cached.
+fn program_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| {
+        use std::os::unix::fs::MetadataExt;
+        let exe = std::env::current_exe()
+            .and_then(std::fs::metadata)
+            .map(|m| format!("{}:{}:{}.{}", m.ino(), m.size(), m.mtime(), m.mtime_nsec()))
+            .unwrap_or_default();
+        format!("{} {exe}", container::program_version())
+    })
+}
+
+/// Configuration keys that cannot change what is scanned or merged.
+const KEYS_IGNORED: &[&str] = &["cache", "lock.timeout_secs"];
+
+/// The key of a cache of `kind`: program build, every configuration key
+/// that can matter (all but [`KEYS_IGNORED`]) and the known projects.
+pub(crate) fn key(kind: &str, cfg: &Config, projects: &[String]) -> [u8; 16] {
+    let mut h = Xxh3::new();
+    let mut field = |s: &str| {
+        h.update(&(s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
+    };
+    field(kind);
+    field(program_id());
+    for k in crate::config::KEYS {
+        if !KEYS_IGNORED.contains(k) {
+            field(k);
+            field(&cfg.toml_of(k).unwrap_or_default());
+        }
+    }
+    for p in projects {
+        field(p);
+    }
+    h.digest128().to_le_bytes()
+}
+
+/// Writes the cache file `rel` (creating the folder, with a `.gitignore`
+/// that keeps it out of git). Call with the vault lock held.
+fn write(vault: &crate::vault_fs::VaultDir, rel: &str, bytes: &[u8]) -> crate::error::Result<()> {
+    let ignore = format!("{DIR}/.gitignore");
+    if !vault.exists(&ignore) {
+        vault.create_dir_all(DIR)?;
+        vault.create_if_missing(
+            &ignore,
+            b"# active-status cache: disposable, never committed\n*\n",
+        )?;
+    }
+    vault.replace_disposable(rel, bytes)
+}
+
+/// Now, in nanoseconds since the epoch.
+pub(crate) fn now_ns() -> i128 {
+    let now = jiff::Timestamp::now().as_nanosecond();
+    #[cfg(test)]
+    let now = now + tests::CLOCK_SHIFT_NS.with(|s| s.get());
+    now
+}
+
+/// Serialises a file's goals with their `done` flag (which the report's
+/// JSON leaves out).
+pub(crate) mod goals {
+    use crate::item::Goal;
+    use jiff::civil::Date;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    #[derive(Serialize, Deserialize)]
+    struct Wire {
+        project: Option<String>,
+        text: String,
+        date: Option<Date>,
+        path: Arc<str>,
+        line: u32,
+        done: bool,
+    }
+
+    pub(crate) fn serialize<S: Serializer>(goals: &[Goal], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(goals.iter().map(|g| Wire {
+            project: g.project.clone(),
+            text: g.text.clone(),
+            date: g.date,
+            path: g.path.clone(),
+            line: g.line,
+            done: g.done,
+        }))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Goal>, D::Error> {
+        let wires = Vec::<Wire>::deserialize(d)?;
+        Ok(wires
+            .into_iter()
+            .map(|w| Goal {
+                project: w.project,
+                text: w.text,
+                date: w.date,
+                path: w.path,
+                line: w.line,
+                done: w.done,
+            })
+            .collect())
+    }
+}
+
+/// Serialisation of one value for a payload.
+pub(crate) fn to_bytes<T: Serialize>(value: &T) -> Option<Vec<u8>> {
+    postcard::to_allocvec(value).ok()
+}
+
+/// A payload value; `None` when the bytes do not hold exactly one.
+pub(crate) fn from_bytes<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {
+    match postcard::take_from_bytes(bytes) {
+        Ok((value, [])) => Some(value),
+        _ => None,
+    }
+}

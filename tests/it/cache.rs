@@ -1,0 +1,142 @@
+//! The validated cache in `.agents/cache/` (docs/FORMAT.md "The cache"):
+//! written only under the lock, read by every scanning command, turned off
+//! by `--no-cache` or `cache = false`, ignored (with a note in `audit -v`)
+//! when damaged, and never changing the output.
+
+use crate::common::{Vault, bare_cmd, stdout};
+
+const SCAN: &str = ".agents/cache/scan.bin";
+const DASH: &str = "ACTIVE-STATUS.md";
+
+fn vault() -> Vault {
+    Vault::new()
+        .project("wrap-cli")
+        .file(
+            "journal/2026-05-06.md",
+            "## Session: lock work (wrap-cli)\n\n### Next\n- [ ] add lock timeout test\n- [ ] write the guide\n",
+        )
+        .file("projects/wrap-cli/todos.md", "## Next\n- [ ] tidy the flags\n")
+}
+
+fn ok(v: &Vault, args: &[&str]) -> String {
+    let out = v.cmd().args(args).output().expect("run");
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    stdout(&out)
+}
+
+#[test]
+fn only_commands_holding_the_lock_write_the_cache() {
+    let v = vault();
+    ok(&v, &["audit"]);
+    ok(&v, &["list"]);
+    ok(&v, &["regen", "--dry-run"]);
+    let _ = v.cmd().args(["regen", "--check"]).output().expect("run");
+    let input = serde_json::json!({"cwd": v.path(), "source": "startup"}).to_string();
+    let hook = bare_cmd()
+        .env("HOME", v.join(".agents/no-home"))
+        .env("XDG_CONFIG_HOME", v.join(".agents/no-home"))
+        .args(["hook", "session-start"])
+        .write_stdin(input)
+        .output()
+        .expect("run");
+    assert!(hook.status.success());
+    assert!(!v.exists(".agents/cache"), "a read-only command wrote it");
+    ok(&v, &["regen"]);
+    assert!(v.exists(SCAN));
+    assert!(v.read(".agents/cache/.gitignore").lines().any(|l| l == "*"));
+    let before = std::fs::read(v.join(SCAN)).expect("cache");
+    v.write("journal/2026-05-07.md", "### Next\n- [ ] a new day\n");
+    ok(&v, &["audit"]);
+    ok(&v, &["list"]);
+    assert_eq!(std::fs::read(v.join(SCAN)).expect("cache"), before);
+}
+
+#[test]
+fn audit_reports_files_reused_and_reread() {
+    let v = vault();
+    ok(&v, &["regen"]);
+    let r = v.report();
+    assert_eq!(
+        r["audit"]["cache"],
+        serde_json::json!({"reused": 2, "reread": 0, "written": false, "ignored": []})
+    );
+    v.write(
+        "projects/wrap-cli/todos.md",
+        "## Next\n- [ ] tidy the options\n",
+    );
+    let text = ok(&v, &["audit", "-v"]);
+    assert!(
+        text.contains("cache: 1 files reused, 1 re-read\n"),
+        "{text}"
+    );
+    assert!(!ok(&v, &["audit"]).contains("cache:"));
+}
+
+#[test]
+fn no_cache_flag_config_key_and_variable_turn_it_off() {
+    let v = vault();
+    ok(&v, &["--no-cache", "regen"]);
+    ok(&v, &["regen", "--no-cache"]);
+    assert!(!v.exists(".agents/cache"));
+    let r = v.json(&["audit", "--no-cache", "--format", "json"]);
+    assert!(r["audit"].get("cache").is_none(), "{}", r["audit"]);
+    let out = v
+        .cmd()
+        .env("ACTIVE_STATUS_CACHE", "false")
+        .args(["regen"])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    assert!(!v.exists(".agents/cache"));
+    v.write(".agents/active-status.toml", "cache = false\n");
+    ok(&v, &["regen"]);
+    assert!(!v.exists(".agents/cache"));
+    assert!(ok(&v, &["config"]).contains("cache = false"));
+}
+
+#[test]
+fn a_damaged_cache_is_ignored_with_a_note_and_replaced() {
+    let v = vault();
+    ok(&v, &["regen"]);
+    let clean = v.read(DASH);
+    for damage in [&b"not a cache"[..], &[][..]] {
+        std::fs::write(v.join(SCAN), damage).expect("write");
+        let text = ok(&v, &["audit", "-v"]);
+        assert!(
+            text.contains("cache: 0 files reused, 2 re-read\n"),
+            "{text}"
+        );
+        assert!(text.contains(".agents/cache/scan.bin ignored:"), "{text}");
+        assert!(!ok(&v, &["audit"]).contains("ignored"));
+        std::fs::remove_file(v.join(DASH)).expect("rm");
+        ok(&v, &["regen"]);
+        assert_eq!(v.read(DASH), clean);
+        let r = v.report();
+        assert_eq!(r["audit"]["cache"]["reused"], 2, "{}", r["audit"]["cache"]);
+    }
+}
+
+#[test]
+fn an_edit_after_regen_shows_in_the_next_regen() {
+    let v = vault();
+    ok(&v, &["regen"]);
+    // Same size, and the modification time put back.
+    let path = v.join("projects/wrap-cli/todos.md");
+    let mtime = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    v.write(
+        "projects/wrap-cli/todos.md",
+        "## Next\n- [ ] tidy the flagz\n",
+    );
+    let f = std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .expect("open");
+    f.set_modified(mtime).expect("set mtime");
+    ok(&v, &["regen"]);
+    assert!(v.read(DASH).contains("tidy the flagz"));
+    let cached = v.read(DASH);
+    ok(&v, &["--no-cache", "regen"]);
+    assert_eq!(v.read(DASH), cached);
+}
