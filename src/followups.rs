@@ -47,6 +47,7 @@ pub(crate) struct ExtractOut {
 pub(crate) fn options(cfg: &Config, force_text: bool) -> Options {
     Options {
         keywords: cfg.keywords.clone(),
+        handoff_leads: cfg.extract_handoff_leads.clone(),
         max_line_chars: cfg.extract_max_line_chars,
         max_bytes: cfg.extract_max_bytes,
         force_text,

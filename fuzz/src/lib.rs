@@ -142,9 +142,11 @@ fn transcript_lines(data: &[u8]) -> usize {
 /// The transcript reader with the default keywords.
 pub fn check_transcript(data: &[u8]) {
     let data = clip(data);
-    let keywords = Config::default().keywords;
+    let cfg = Config::default();
+    let keywords = cfg.keywords;
     let opts = active_status::transcript::Options {
         keywords: keywords.clone(),
+        handoff_leads: cfg.extract_handoff_leads,
         max_line_chars: 400,
         max_bytes: u64::MAX,
         force_text: false,

@@ -68,6 +68,57 @@ const DEFAULT_KEYWORDS: &[&str] = &[
     "posponer",
 ];
 
+/// Lead-in phrases of hand-offs in the message that ends an exchange
+/// ("you still need to fill:", "Remaining:", "What's left:"); see the
+/// transcript module's hand-off rules.
+const DEFAULT_HANDOFF_LEADS: &[&str] = &[
+    "still need",
+    "need to",
+    "you'll need",
+    "you will need",
+    "before submitting",
+    "before you submit",
+    "before using",
+    "before you",
+    "fill in",
+    "remaining",
+    "what's left",
+    "what is left",
+    "left to do",
+    "still pending",
+    "pending",
+    "manual step",
+    "manual steps",
+    "to run",
+    "to finish",
+    "to deploy",
+    "to get started",
+    "to try it",
+    "action items",
+    "on your end",
+    "on your side",
+    "your side",
+    "still open",
+    "not yet",
+    "missing",
+    "you should",
+    "to complete",
+    "required from you",
+    "남은",
+    "해야 할",
+    "残り",
+    "未完了",
+    "待完成",
+    "还需要",
+    "reste",
+    "il faut",
+    "noch offen",
+    "noch nötig",
+    "falta",
+    "faltan",
+    "pendiente",
+];
+
 fn strings(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
@@ -230,7 +281,11 @@ config_keys! {
     /// They count as markers: at the start of a sentence or clause, before `:`, in a
     /// heading or a line ending in `:` that leads a list, or in a deferral form.
     "extract.keywords" => keywords: Vec<String> = strings(DEFAULT_KEYWORDS), check any;
-    /// Message lines longer than this are skipped (and counted).
+    /// Lead-in phrases of hand-offs: in the message that ends an exchange, a list
+    /// under a line ending in `:` (or a heading) holding one is left to the user.
+    "extract.handoff_leads" => extract_handoff_leads: Vec<String> = strings(DEFAULT_HANDOFF_LEADS), check any;
+    /// Message lines longer than this are read sentence by sentence; longer
+    /// sentences are skipped (and counted).
     "extract.max_line_chars" => extract_max_line_chars: usize = 400, check any;
     /// Transcripts larger than this (bytes) are refused.
     "extract.max_bytes" => extract_max_bytes: u64 = 256 << 20, check any;

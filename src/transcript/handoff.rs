@@ -1,18 +1,18 @@
 //! Hand-offs: what the agent leaves to the user, phrased without a follow-up
 //! marker.
 //!
-//! In the **final answer** (the last assistant message of the session):
-//! - a list under a lead-in holding a hand-off phrase ([`LEADS`]: "you still
-//!   need to fill:", "Before submitting, fill in:", "Remaining:", "What's
-//!   left:", "To run it:", …); `Remaining: X` on one line gives `X`;
+//! In the **message that ends an exchange** (the agent's last message before a
+//! user message, or the last of the session; "final answer" below):
+//! - a list under a lead-in holding a hand-off phrase (`extract.handoff_leads`:
+//!   "you still need to fill:", "Before submitting, fill in:", "Remaining:",
+//!   "What's left:", "To run it:", …); `Remaining: X` on one line gives `X`;
 //! - a sentence that hands a step to the user ([`MODALS`]: "You still need to
 //!   X", "Remember to X", "Don't forget to X") gives `X`;
 //! - a sentence that says something is still open ([`OPEN`]: "X remains
 //!   pending", "X is not yet deployed"; "X has not been run", before an action
 //!   of [`PENDING_ACTIONS`]) gives the sentence;
 //! - a clause that asks for a step before use ([`BEFORE`]: "replace the key
-//!   before using") gives the clause.
-//!
+//!   before using") gives the clause;
 //! - the list that closes it (at most two lines after it) when a lead-in (a
 //!   line ending in `:`, a heading or a bold line) introduces it and every item
 //!   starts with an imperative verb ([`IMPERATIVES`]) or a `command`: steps left
@@ -27,19 +27,6 @@
 use super::keywords::{Fence, Matcher, list_item_body, strip_checkbox};
 use super::markers::tidy;
 use super::structure::{self, is_table_row, sentences};
-
-/// Lead-in phrases of the final answer (a heading or a line ending in `:`).
-#[rustfmt::skip]
-const LEADS: &[&str] = &[
-    "still need", "need to", "you'll need", "you will need", "before submitting",
-    "before you submit", "before using", "before you", "fill in", "remaining", "what's left",
-    "what is left", "left to do", "still pending", "pending", "manual step", "manual steps",
-    "to run", "to finish", "to deploy", "to get started", "to try it", "action items",
-    "on your end", "on your side", "your side", "still open", "not yet", "missing",
-    "you should", "to complete", "required from you",
-    "남은", "해야 할", "残り", "未完了", "待完成", "还需要", "reste", "il faut", "noch offen",
-    "noch nötig", "falta", "faltan", "pendiente",
-];
 
 /// Sentence openings that hand a step to the user; the step follows.
 #[rustfmt::skip]
@@ -145,11 +132,6 @@ fn prose(text: &str, max_line: usize, long: &mut usize) -> Vec<(usize, String)> 
 fn one(text: &str, keyword: &str, offset: usize) -> Option<(String, String, usize)> {
     let t = tidy(text);
     (t.split_whitespace().count() >= 2).then(|| (t, keyword.to_string(), offset))
-}
-
-/// The matcher of the hand-off lead-in phrases.
-pub(crate) fn leads() -> Matcher {
-    Matcher::new(&LEADS.iter().map(|s| s.to_string()).collect::<Vec<_>>())
 }
 
 /// Whether a list item reads as a step for the user.
@@ -337,7 +319,15 @@ mod tests {
 
     fn fin(text: &str) -> Vec<String> {
         let mut long = 0;
-        texts(final_answer(&leads(), text, 400, &mut long))
+        let leads = [
+            "still need",
+            "remaining",
+            "what's left",
+            "fill in",
+            "before submitting",
+        ];
+        let leads = Matcher::new(&leads.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        texts(final_answer(&leads, text, 400, &mut long))
     }
 
     #[test]

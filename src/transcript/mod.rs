@@ -20,8 +20,9 @@
 //!
 //! **Candidates**, each with an origin:
 //! - `message`: lists under a lead-in and single sentences ([`structure`],
-//!   [`markers`]); hand-offs to the user in the message that ends an exchange
-//!   and steps offered "when ready" ([`handoff`]);
+//!   [`markers`]);
+//! - `handoff`: steps left to the user without a marker phrase, in the message
+//!   that ends an exchange, and steps offered "when ready" ([`handoff`]);
 //! - `summary`: the pending / next-step items of a compaction summary
 //!   ([`summary`]);
 //! - `agent-todo`: the agent's own todo list as it stands at the end, items
@@ -31,7 +32,7 @@
 //!   Claude Code's `<synthetic>` notices (usage limit, login). A request the
 //!   agent was working on when the transcript was cut off is no candidate.
 //!
-//! A `message` or `summary` candidate is dropped (counted in `resolved`) when a
+//! A `message`, `handoff` or `summary` candidate is dropped (counted in `resolved`) when a
 //! later user or assistant line reports it done (a done word and half of its
 //! words), when a later write, edit or command of the agent holds every code
 //! name it mentions ([`done`]); summary items also when a finished agent todo
@@ -85,6 +86,8 @@ pub enum Role {
 #[serde(rename_all = "kebab-case")]
 pub enum Origin {
     Message,
+    /// A step left to the user without a marker phrase ([`handoff`]).
+    Handoff,
     Summary,
     AgentTodo,
     LastRequest,
@@ -117,7 +120,7 @@ pub struct Extraction {
     pub skipped_lines: usize,
     /// Message lines longer than the cap, not scanned.
     pub long_lines: usize,
-    /// Message and summary candidates a later turn reported done.
+    /// Message, hand-off and summary candidates a later turn reported done.
     pub resolved: usize,
     /// The session's working folder, when the transcript records one.
     pub cwd: Option<String>,
@@ -127,6 +130,8 @@ pub struct Extraction {
 #[derive(Debug, Clone)]
 pub struct Options {
     pub keywords: Vec<String>,
+    /// Lead-in phrases of hand-offs ([`handoff`]).
+    pub handoff_leads: Vec<String>,
     pub max_line_chars: usize,
     pub max_bytes: u64,
     /// Read as plain text whatever the content.
@@ -177,7 +182,8 @@ pub fn extract_bytes(bytes: &[u8], opts: &Options) -> Result<Extraction, Extract
     let matcher = Matcher::new(&opts.keywords);
     let text = String::from_utf8_lossy(bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let mut run = Run::new(&matcher, opts.max_line_chars);
+    let leads = Matcher::new(&opts.handoff_leads);
+    let mut run = Run::new(&matcher, &leads, opts.max_line_chars);
     let first = text.lines().map(str::trim).find(|l| !l.is_empty());
     let Some(first) = first.filter(|_| !opts.force_text) else {
         // A private span in plain text runs across speakers until closed.

@@ -5,7 +5,7 @@ use super::keywords::{self, Matcher};
 use super::todo::Todos;
 use super::{Candidate, Extraction, Goal, Origin, Role, Turn, done, handoff, structure, summary};
 
-/// A message or summary candidate a later turn may report done.
+/// A message, hand-off or summary candidate a later turn may report done.
 pub(super) struct Open {
     index: usize,
     /// Its code names ([`done::names`]).
@@ -33,15 +33,15 @@ pub(super) struct Run<'m> {
     /// Since the latest compaction summary: whether the agent answered (it
     /// continues the summary's work), and whether a user request then followed.
     answered_since_summary: bool,
-    /// Lead-in phrases of hand-offs ([`handoff::leads`]).
-    leads: Matcher,
+    /// Lead-in phrases of hand-offs (`extract.handoff_leads`).
+    leads: &'m Matcher,
     /// The Codex file carries `response_item` messages: `event_msg` copies
     /// of them are not read again.
     pub(super) skip_echoes: bool,
 }
 
 impl<'m> Run<'m> {
-    pub(super) fn new(matcher: &'m Matcher, max_line: usize) -> Self {
+    pub(super) fn new(matcher: &'m Matcher, leads: &'m Matcher, max_line: usize) -> Self {
         Run {
             matcher,
             max_line,
@@ -61,12 +61,12 @@ impl<'m> Run<'m> {
             final_msg: None,
             skip_echoes: false,
             answered_since_summary: false,
-            leads: handoff::leads(),
+            leads,
         }
     }
 
     fn push(&mut self, text: String, keyword: &str, origin: Origin, role: Role, line: usize) {
-        if matches!(origin, Origin::Message | Origin::Summary) {
+        if matches!(origin, Origin::Message | Origin::Handoff | Origin::Summary) {
             self.open.push(Open {
                 index: self.out.candidates.len(),
                 names: done::names(&text),
@@ -161,7 +161,7 @@ impl<'m> Run<'m> {
             Role::Assistant if answer => {
                 self.answered_since_summary = true;
                 for (text, keyword, offset) in handoff::later(&turn.text, self.max_line) {
-                    self.push(text, &keyword, Origin::Message, Role::Assistant, at(offset));
+                    self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
                 }
                 self.final_hits.clear();
                 self.final_msg = Some((std::mem::take(&mut turn.text), line, per_line));
@@ -194,7 +194,7 @@ impl<'m> Run<'m> {
     fn read_final(&mut self) {
         if let Some((text, line, per_line)) = self.final_msg.take() {
             let mut long = 0;
-            self.final_hits = handoff::final_answer(&self.leads, &text, self.max_line, &mut long)
+            self.final_hits = handoff::final_answer(self.leads, &text, self.max_line, &mut long)
                 .into_iter()
                 .map(|(t, k, o)| (t, k, if per_line { line + o } else { line }))
                 .collect();
@@ -212,7 +212,7 @@ impl<'m> Run<'m> {
                 .iter()
                 .any(|c| c.line == line && c.text.eq_ignore_ascii_case(&text));
             if !known {
-                self.push(text, &keyword, Origin::Message, Role::Assistant, line);
+                self.push(text, &keyword, Origin::Handoff, Role::Assistant, line);
             }
         }
     }

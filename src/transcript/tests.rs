@@ -11,6 +11,9 @@ pub(super) type Row<'a> = (&'a str, Origin, Role, usize);
 fn opts() -> Options {
     Options {
         keywords: DEFAULTS.split('|').map(str::to_string).collect(),
+        handoff_leads: ["still need", "remaining", "what's left"]
+            .map(str::to_string)
+            .to_vec(),
         max_line_chars: 400,
         max_bytes: 1 << 30,
         force_text: false,
@@ -52,11 +55,14 @@ fn serializes_names() {
         Role::Unknown,
         Origin::AgentTodo,
         Origin::LastRequest,
+        Origin::Handoff,
     );
     let json = serde_json::to_string(&all).ok();
     assert_eq!(
         json.as_deref(),
-        Some(r#"["claude-jsonl","codex-jsonl","text","unknown","agent-todo","last-request"]"#)
+        Some(
+            r#"["claude-jsonl","codex-jsonl","text","unknown","agent-todo","last-request","handoff"]"#
+        )
     );
 }
 
@@ -278,7 +284,7 @@ fn hand_offs_end_an_exchange() {
     let e = run(input.join("\n"));
     assert_eq!(
         rows(&e),
-        [("Telegram username", Origin::Message, Role::Assistant, 2)]
+        [("Telegram username", Origin::Handoff, Role::Assistant, 2)]
     );
     // Only the message that ends an exchange is read for hand-offs.
     let mid = [
@@ -306,7 +312,7 @@ fn codex_messages_are_read_once() {
     let both = run([echo.clone(), item].join("\n"));
     assert_eq!(
         rows(&both),
-        [("Rotate the key", Origin::Message, Role::Assistant, 2)]
+        [("Rotate the key", Origin::Handoff, Role::Assistant, 2)]
     );
     let meta = codex("session_meta", serde_json::json!({"id": "x"}));
     let only = run([meta, echo].join("\n"));
