@@ -19,6 +19,7 @@ pub mod commands;
 pub mod config;
 mod discover;
 mod error;
+pub mod exit_fast;
 mod explain;
 mod find;
 mod followups;

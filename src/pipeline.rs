@@ -56,7 +56,9 @@ pub(crate) fn produce_with(
     let started = Instant::now();
     let text = render(&report, template, cfg)?;
     let [scan, merge] = analysis.timings;
-    Ok((report, text, [scan, merge, started.elapsed()]))
+    let rendered = started.elapsed();
+    crate::exit_fast::release(analysis);
+    Ok((report, text, [scan, merge, rendered]))
 }
 
 /// Regenerates the dashboard, and brings the cache up to date. Call with

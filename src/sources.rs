@@ -274,7 +274,7 @@ fn apply_rules(
     scan.read_whole = whole && !doc.entries.is_empty();
     // Known projects: project folders and slugs named by this file's sessions.
     let is_known = |tag: &str| {
-        known.iter().any(|k| k == tag)
+        crate::parse::find_project(known, tag).is_some()
             || sessions
                 .iter()
                 .any(|s| matches!(s, SessionProject::Project(p) if p == tag))

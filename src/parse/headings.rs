@@ -215,7 +215,12 @@ pub enum SessionProject {
 
 /// Derives a session heading's project: a trailing `(slug)`, else the one known
 /// project slug occurring in it as a whole word.
+///
+/// `known` is a project list as discovery gives it ([`is_project_list`]:
+/// strictly sorted slugs), so each word of the heading is looked up by binary
+/// search instead of every project being searched for in the heading.
 pub fn session_project(heading: &str, known: &[String]) -> SessionProject {
+    debug_assert!(is_project_list(known), "unsorted project list");
     let t = heading.trim_end();
     if let Some(body) = t.strip_suffix(')')
         && let Some(open) = body.rfind('(')
@@ -227,12 +232,18 @@ pub fn session_project(heading: &str, known: &[String]) -> SessionProject {
     }
     let lower = t.to_ascii_lowercase();
     let mut found: Option<&String> = None;
-    for project in known {
-        if contains_word(&lower, project) {
-            if found.is_some() {
-                return SessionProject::Ambiguous;
+    for word in lower.split(|c: char| !is_slug_char(c)) {
+        // A whole word: the run of slug characters itself, or the run
+        // without the one `.` that ends a sentence.
+        let bare = word.strip_suffix('.').filter(|w| !w.is_empty());
+        for candidate in std::iter::once(word).chain(bare) {
+            let Some(project) = find_project(known, candidate) else {
+                continue;
+            };
+            match found {
+                Some(f) if f != project => return SessionProject::Ambiguous,
+                _ => found = Some(project),
             }
-            found = Some(project);
         }
     }
     found.map_or(SessionProject::NoProject, |p| {
@@ -240,30 +251,25 @@ pub fn session_project(heading: &str, known: &[String]) -> SessionProject {
     })
 }
 
-/// Whole-word occurrence of a slug: not touching other slug characters,
-/// except that a `.` followed by a non-slug character (sentence end) is a boundary.
-fn contains_word(hay: &str, word: &str) -> bool {
-    let bytes = hay.as_bytes();
-    let is_slug_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
-    let mut from = 0;
-    while let Some(pos) = hay[from..].find(word) {
-        let start = from + pos;
-        let end = start + word.len();
-        let before_ok = start == 0 || !is_slug_byte(bytes[start - 1]);
-        let after_ok = match bytes.get(end) {
-            None => true,
-            Some(b'.') => bytes.get(end + 1).is_none_or(|&b| !is_slug_byte(b)),
-            Some(&b) => !is_slug_byte(b),
-        };
-        if before_ok && after_ok {
-            return true;
-        }
-        from = start + 1;
-        while !hay.is_char_boundary(from) {
-            from += 1;
-        }
+/// Whether `known` is strictly sorted and holds only slugs (what
+/// `Discovery::projects` guarantees and [`session_project`] relies on).
+pub fn is_project_list(known: &[String]) -> bool {
+    known.windows(2).all(|w| w[0] < w[1]) && known.iter().all(|k| crate::item::is_slug(k))
+}
+
+/// The project named `slug` in a project list (binary search).
+pub fn find_project<'a>(known: &'a [String], slug: &str) -> Option<&'a String> {
+    if slug.is_empty() {
+        return None;
     }
-    false
+    known
+        .binary_search_by(|k| k.as_str().cmp(slug))
+        .ok()
+        .map(|i| &known[i])
+}
+
+fn is_slug_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
 }
 
 #[cfg(test)]
@@ -271,7 +277,7 @@ mod tests {
     use super::*;
 
     fn known() -> Vec<String> {
-        vec!["wrap-cli".into(), "cli".into(), "kb-site".into()]
+        vec!["cli".into(), "kb-site".into(), "wrap-cli".into()]
     }
 
     #[test]
@@ -319,5 +325,63 @@ mod tests {
             session_project("Session: cli tweaks", &k),
             SessionProject::Project("cli".into())
         );
+    }
+
+    /// The definition the word lookup must equal: every project searched
+    /// for in the heading as a whole word.
+    fn session_project_reference(heading: &str, known: &[String]) -> SessionProject {
+        let t = heading.trim_end();
+        if let Some(body) = t.strip_suffix(')')
+            && let Some(open) = body.rfind('(')
+        {
+            let slug = &body[open + 1..];
+            if crate::item::is_slug(slug) {
+                return SessionProject::Project(slug.to_ascii_lowercase());
+            }
+        }
+        let lower = t.to_ascii_lowercase();
+        let bytes = lower.as_bytes();
+        let slug_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
+        let whole = |word: &str| {
+            lower.match_indices(word).any(|(start, _)| {
+                let end = start + word.len();
+                let before = start == 0 || !slug_byte(bytes[start - 1]);
+                let after = match bytes.get(end) {
+                    None => true,
+                    Some(b'.') => bytes.get(end + 1).is_none_or(|&b| !slug_byte(b)),
+                    Some(&b) => !slug_byte(b),
+                };
+                before && after
+            })
+        };
+        let hits: Vec<&String> = known.iter().filter(|p| whole(p)).collect();
+        match hits.as_slice() {
+            [] => SessionProject::NoProject,
+            [p] => SessionProject::Project((*p).clone()),
+            _ => SessionProject::Ambiguous,
+        }
+    }
+
+    const WORDS: &[&str] = &[
+        "session", ":", " ", ".", "..", "-", "_", "(", ")", "cli", "wrap-cli", "wrap", "kb",
+        "kb-site", "a.b", "a", "x1", "Cli", "WRAP-CLI", "é", "/", ",",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+        #[test]
+        fn word_lookup_equals_the_search_over_every_project(
+            idx in proptest::collection::vec(0..WORDS.len(), 0..14),
+            mut known in proptest::collection::btree_set("[a-c][a-c.\\-]{0,3}|cli|wrap-cli|kb-site|a\\.b|wrap", 0..8),
+        ) {
+            let heading: String = idx.iter().map(|&i| WORDS[i]).collect();
+            known.retain(|k| crate::item::is_slug(k));
+            let known: Vec<String> = known.into_iter().collect();
+            proptest::prop_assert_eq!(
+                session_project(&heading, &known),
+                session_project_reference(&heading, &known),
+                "{:?} {:?}", heading, known
+            );
+        }
     }
 }

@@ -8,7 +8,9 @@ mod headings;
 mod markdown;
 mod prose;
 
-pub use headings::{HeadingMatcher, Role, SessionProject, session_project};
+pub use headings::{
+    HeadingMatcher, Role, SessionProject, find_project, is_project_list, session_project,
+};
 pub use markdown::{Entry, HeadingInfo, ParsedDoc, SessionHeading, parse_document};
 
 /// The state of an item: its checkbox mark through the [`StatusMap`], or for

@@ -78,6 +78,10 @@ impl Redactor {
     }
 
     /// Redacts the next piece of text, continuing any span left open.
+    ///
+    /// Jumps between the bytes that matter with `memchr`: outside a span
+    /// only `<` can change anything; inside one, `<` and the line breaks
+    /// that are kept.
     pub fn feed<'a>(&mut self, text: &'a str) -> Cow<'a, str> {
         let b = text.as_bytes();
         if self.depth == 0 && !may_hold_tag(b) {
@@ -88,44 +92,54 @@ impl Redactor {
         let mut run = 0;
         let mut i = 0;
         while i < b.len() {
-            let c = b[i];
-            if c == b'<'
-                && let Some(tag) = tag_at(&b[i..])
-            {
-                if self.depth == 0 {
-                    out.push_str(&text[run..i]);
-                }
-                let len = match tag {
-                    Tag::Open(len) => {
-                        if self.depth == 0 {
-                            out.push_str(REDACTED);
-                        }
-                        self.depth += 1;
-                        len
-                    }
-                    Tag::Close(len) if self.depth > 0 => {
-                        self.depth -= 1;
-                        len
-                    }
-                    // A stray close tag or an empty element hides nothing.
-                    Tag::Close(len) | Tag::Empty(len) => {
-                        if self.depth == 0 {
-                            out.push_str(&text[i..i + len]);
-                        }
-                        len
-                    }
-                };
-                i += len;
+            let next = if self.depth == 0 {
+                memchr::memchr(b'<', &b[i..])
+            } else {
+                memchr::memchr2(b'<', b'\n', &b[i..])
+            };
+            let Some(off) = next else {
+                break;
+            };
+            let at = i + off;
+            if b[at] == b'\n' {
+                // Inside a span: the line break is kept, the rest dropped.
+                out.push('\n');
+                i = at + 1;
                 run = i;
                 continue;
             }
-            if self.depth > 0 {
-                if c == b'\n' {
-                    out.push('\n');
+            let Some(tag) = tag_at(&b[at..]) else {
+                i = at + 1;
+                if self.depth > 0 {
+                    run = i;
                 }
-                run = i + 1;
+                continue;
+            };
+            if self.depth == 0 {
+                out.push_str(&text[run..at]);
             }
-            i += 1;
+            let len = match tag {
+                Tag::Open(len) => {
+                    if self.depth == 0 {
+                        out.push_str(REDACTED);
+                    }
+                    self.depth += 1;
+                    len
+                }
+                Tag::Close(len) if self.depth > 0 => {
+                    self.depth -= 1;
+                    len
+                }
+                // A stray close tag or an empty element hides nothing.
+                Tag::Close(len) | Tag::Empty(len) => {
+                    if self.depth == 0 {
+                        out.push_str(&text[at..at + len]);
+                    }
+                    len
+                }
+            };
+            i = at + len;
+            run = i;
         }
         if self.depth == 0 {
             out.push_str(&text[run..]);
@@ -134,12 +148,14 @@ impl Redactor {
     }
 }
 
-/// Whether `b` may hold a private tag (a quick filter).
+/// Whether `b` may hold a private tag (a quick filter: `memchr` to each `<`).
 fn may_hold_tag(b: &[u8]) -> bool {
-    b.windows(NAME.len() + 1)
-        .any(|w| w[0] == b'<' && w[1..].eq_ignore_ascii_case(NAME))
-        || b.windows(NAME.len() + 2)
-            .any(|w| w[0] == b'<' && w[1] == b'/' && w[2..].eq_ignore_ascii_case(NAME))
+    memchr::memchr_iter(b'<', b).any(|at| {
+        let rest = &b[at + 1..];
+        let rest = rest.strip_prefix(b"/").unwrap_or(rest);
+        rest.get(..NAME.len())
+            .is_some_and(|name| name.eq_ignore_ascii_case(NAME))
+    })
 }
 
 /// The contents of every outermost span of `text`, with the 1-based line
@@ -152,35 +168,35 @@ pub fn spans(text: &str) -> Vec<(u32, &str)> {
         return out;
     }
     let (mut depth, mut start, mut line, mut start_line) = (0usize, 0usize, 1u32, 1u32);
+    // Offset up to which line breaks are counted in `line`.
+    let mut counted = 0;
     let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'<'
-            && let Some(tag) = tag_at(&b[i..])
-        {
-            match tag {
-                Tag::Open(len) => {
-                    if depth == 0 {
-                        start = i + len;
-                        start_line = line;
-                    }
-                    depth += 1;
-                    i += len;
-                }
-                Tag::Close(len) if depth > 0 => {
-                    depth -= 1;
-                    if depth == 0 {
-                        out.push((start_line, &text[start..i]));
-                    }
-                    i += len;
-                }
-                Tag::Close(len) | Tag::Empty(len) => i += len,
-            }
+    while let Some(off) = memchr::memchr(b'<', &b[i..]) {
+        let at = i + off;
+        let Some(tag) = tag_at(&b[at..]) else {
+            i = at + 1;
             continue;
+        };
+        line += memchr::memchr_iter(b'\n', &b[counted..at]).count() as u32;
+        counted = at;
+        match tag {
+            Tag::Open(len) => {
+                if depth == 0 {
+                    start = at + len;
+                    start_line = line;
+                }
+                depth += 1;
+                i = at + len;
+            }
+            Tag::Close(len) if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push((start_line, &text[start..at]));
+                }
+                i = at + len;
+            }
+            Tag::Close(len) | Tag::Empty(len) => i = at + len,
         }
-        if b[i] == b'\n' {
-            line += 1;
-        }
-        i += 1;
     }
     if depth > 0 {
         out.push((start_line, &text[start..]));

@@ -149,3 +149,90 @@ proptest! {
         prop_assert_eq!(streamed.join("\n"), red.into_owned());
     }
 }
+
+/// The byte-by-byte definition the `memchr` search must equal: every `<`
+/// tried as a tag, every other byte visible outside a span and dropped
+/// inside one (line breaks kept).
+fn redact_reference(text: &str) -> (String, Vec<(u32, String)>) {
+    let b = text.as_bytes();
+    let (mut out, mut spans) = (String::new(), Vec::new());
+    let (mut depth, mut start, mut line, mut start_line) = (0usize, 0usize, 1u32, 1u32);
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'<'
+            && let Some(tag) = tag_at(&b[i..])
+        {
+            let len = match tag {
+                Tag::Open(len) => {
+                    if depth == 0 {
+                        out.push_str(REDACTED);
+                        start = i + len;
+                        start_line = line;
+                    }
+                    depth += 1;
+                    len
+                }
+                Tag::Close(len) if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        spans.push((start_line, text[start..i].to_string()));
+                    }
+                    len
+                }
+                Tag::Close(len) | Tag::Empty(len) => {
+                    if depth == 0 {
+                        out.push_str(&text[i..i + len]);
+                    }
+                    len
+                }
+            };
+            i += len;
+            continue;
+        }
+        let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+        if ch == '\n' {
+            line += 1;
+        }
+        if depth == 0 || ch == '\n' {
+            out.push(ch);
+        }
+        i += ch.len_utf8();
+    }
+    if depth > 0 {
+        spans.push((start_line, text[start..].to_string()));
+    }
+    (out, spans)
+}
+
+const BITS: &[&str] = &[
+    "<",
+    ">",
+    "/",
+    "private",
+    "PriVate",
+    " ",
+    "\t",
+    "\n",
+    "x",
+    "é",
+    "<private>",
+    "</private>",
+    "<private/>",
+    "<private a='1'>",
+    "</private >",
+    "<privateer>",
+    "<p",
+    "<!-- -->",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+    #[test]
+    fn memchr_search_equals_the_byte_by_byte_definition(idx in proptest::collection::vec(0..BITS.len(), 0..40)) {
+        let doc: String = idx.iter().map(|&i| BITS[i]).collect();
+        let (want, want_spans) = redact_reference(&doc);
+        prop_assert_eq!(redact(&doc).into_owned(), want, "{:?}", doc);
+        let got: Vec<(u32, String)> = spans(&doc).into_iter().map(|(l, s)| (l, s.to_string())).collect();
+        prop_assert_eq!(got, want_spans, "{:?}", doc);
+    }
+}
