@@ -9,7 +9,7 @@ use crate::item::{
 };
 use crate::normalize::key;
 use crate::parse::{
-    Check, HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project,
+    Check, HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project_in,
 };
 use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
@@ -241,6 +241,8 @@ pub(crate) fn scan_read(
     Ok(scan)
 }
 
+/// `known` is the discovered project list (strictly sorted slugs), looked
+/// up by binary search.
 fn apply_rules(
     file: &SourceFile,
     doc: &ParsedDoc,
@@ -251,7 +253,7 @@ fn apply_rules(
     let sessions: Vec<SessionProject> = doc
         .sessions
         .iter()
-        .map(|s| session_project(&s.text, known))
+        .map(|s| session_project_in(&s.text, known))
         .collect();
     let (kind, date, path_project) = match &file.role {
         FileRole::Journal { date } => (SourceKind::JournalNext, Some(*date), None),

@@ -69,6 +69,63 @@ struct Section {
     session: Option<usize>,
 }
 
+/// The headings enclosing the current position (shared by the full parse
+/// and the line-level extractor, so both assign roles and sessions alike).
+#[derive(Default)]
+pub(super) struct Sections(Vec<Section>);
+
+impl Sections {
+    /// Records a heading of `level` with its text (as the parser's text
+    /// events give it) at `line`, and enters its section.
+    pub(super) fn heading(
+        &mut self,
+        doc: &mut ParsedDoc,
+        headings: &HeadingMatcher,
+        level: u8,
+        text: &str,
+        line: u32,
+    ) {
+        while self.0.last().is_some_and(|s| s.level >= level) {
+            self.0.pop();
+        }
+        let session = if level == 2 && is_session_heading(text) {
+            doc.sessions.push(SessionHeading {
+                text: text.trim().to_string(),
+                line,
+            });
+            Some(doc.sessions.len() - 1)
+        } else if level > 2 {
+            self.session()
+        } else {
+            None
+        };
+        let role = headings.role_at(level, text);
+        let own_session = (level == 2).then_some(session).flatten();
+        doc.headings.push(HeadingInfo {
+            level,
+            text: text.trim().to_string(),
+            line,
+            role,
+            session: own_session,
+        });
+        self.0.push(Section {
+            level,
+            role,
+            session,
+        });
+    }
+
+    /// Role of the innermost enclosing heading that has one.
+    pub(super) fn role(&self) -> Option<Role> {
+        self.0.iter().rev().find_map(|s| s.role)
+    }
+
+    /// The session of the innermost enclosing heading.
+    pub(super) fn session(&self) -> Option<usize> {
+        self.0.last().and_then(|s| s.session)
+    }
+}
+
 /// Maps byte offsets to 1-based line numbers, moving forward incrementally.
 struct Lines<'a> {
     src: &'a [u8],
@@ -106,15 +163,36 @@ fn is_inline(tag: &Tag<'_>) -> bool {
 }
 
 /// Parses one Markdown document. `src` must not start with a BOM.
+///
+/// The line-level extractor (`lines`) reads the common file; a file holding
+/// a construct it leaves to pulldown-cmark gets the full parse.
 pub fn parse_document(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
+    parse_with(src, |src| {
+        super::lines::parse_lines(src, headings).unwrap_or_else(|| full_parse(src, headings))
+    })
+}
+
+/// `parse_document` through the pulldown-cmark walk alone, without the
+/// prose pre-pass (the reference the line-level extractor and the pre-pass
+/// must equal).
+#[cfg(test)]
+pub(crate) fn parse_document_full(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
+    parse_with(src, |src| parse_exact(src, headings))
+}
+
+fn parse_with(src: &str, parse: impl FnOnce(&str) -> ParsedDoc) -> ParsedDoc {
     // Private spans go first, over the whole file: a span hides every item,
     // line and block up to its close tag (line numbers are kept).
     let spans = crate::privacy::spans(src);
     let src = crate::privacy::redact(src);
-    let filtered = super::prose::blank_prose(&src);
-    let mut doc = parse_exact(&filtered, headings);
+    let mut doc = parse(&src);
     mark_private(&mut doc, &spans);
     doc
+}
+
+/// The pulldown-cmark walk over a redacted document, prose paragraphs blanked first.
+fn full_parse(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
+    parse_exact(&super::prose::blank_prose(src), headings)
 }
 
 /// Gives each entry holding a `[private]` placeholder the private mark of
@@ -141,12 +219,10 @@ fn mark_private(doc: &mut ParsedDoc, spans: &[(u32, &str)]) {
 
 /// `parse_document` without the prose pre-pass (the reference it must match).
 pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
-    let opts = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TABLES;
+    let opts = options();
     let mut doc = ParsedDoc::default();
     let mut frames: Vec<Frame> = Vec::new();
-    let mut sections: Vec<Section> = Vec::new();
+    let mut sections = Sections::default();
     let mut heading: Option<(u8, usize, String)> = None;
     let mut quote_depth = 0usize;
     let mut lines = Lines {
@@ -167,34 +243,8 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, start, text)) = heading.take() {
-                    while sections.last().is_some_and(|s| s.level >= level) {
-                        sections.pop();
-                    }
-                    let session = if level == 2 && is_session_heading(&text) {
-                        doc.sessions.push(SessionHeading {
-                            text: text.trim().to_string(),
-                            line: lines.line_of(start),
-                        });
-                        Some(doc.sessions.len() - 1)
-                    } else if level > 2 {
-                        sections.last().and_then(|s| s.session)
-                    } else {
-                        None
-                    };
-                    let role = headings.role_at(level, &text);
-                    let own_session = (level == 2).then_some(session).flatten();
-                    doc.headings.push(HeadingInfo {
-                        level,
-                        text: text.trim().to_string(),
-                        line: lines.line_of(start),
-                        role,
-                        session: own_session,
-                    });
-                    sections.push(Section {
-                        level,
-                        role,
-                        session,
-                    });
+                    let line = lines.line_of(start);
+                    sections.heading(&mut doc, headings, level, &text, line);
                 }
             }
             Event::Text(t) | Event::Code(t) if heading.is_some() => {
@@ -213,9 +263,7 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
             }
             Event::End(TagEnd::Item) => {
                 if let Some(frame) = frames.pop() {
-                    let role = sections.iter().rev().find_map(|s| s.role);
-                    let session = sections.last().and_then(|s| s.session);
-                    finished.push((frame, role, session));
+                    finished.push((frame, sections.role(), sections.session()));
                 }
             }
             Event::Start(Tag::Paragraph) => {
@@ -275,35 +323,78 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
         let Some(text_range) = frame.text else {
             continue;
         };
-        let joined = join_lines(&src[text_range], frame.in_quote);
-        let (check, rest) = split_checkbox_with(&joined, &headings.markers);
-        let (tag, after_tag) = split_tag(rest);
-        let tag_raw = tag
-            .as_ref()
-            .and_then(|_| rest.get(1..rest.find(')')?))
-            .map(str::to_string);
-        let rest = after_tag;
-        let (clean, meta) = crate::task_meta::parse_task_meta(rest.trim());
-        let check = check.with_text_status(meta.status);
-        let text = crate::privacy::redact(&clean).trim().to_string();
-        // Set by `mark_private` (the text is redacted already).
-        let private = None;
-        if text.is_empty() {
-            continue;
-        }
-        doc.entries.push(Entry {
-            line: lines.line_of(frame.start),
-            check,
-            tag,
-            tag_raw,
-            text,
-            meta: (!meta.is_empty()).then(|| Box::new(meta)),
-            private,
+        let line = lines.line_of(frame.start);
+        if let Some(e) = entry_from(
+            &src[text_range],
+            frame.in_quote,
+            line,
             role,
             session,
-        });
+            headings,
+        ) {
+            doc.entries.push(e);
+        }
     }
     doc
+}
+
+/// The entry of a list item from its first paragraph as written (`None`
+/// when nothing is left of its text).
+pub(super) fn entry_from(
+    raw: &str,
+    in_quote: bool,
+    line: u32,
+    role: Option<Role>,
+    session: Option<usize>,
+    headings: &HeadingMatcher,
+) -> Option<Entry> {
+    let joined = join_lines(raw, in_quote);
+    let (check, rest) = split_checkbox_with(&joined, &headings.markers);
+    let (tag, after_tag) = split_tag(rest);
+    let tag_raw = tag
+        .as_ref()
+        .and_then(|_| rest.get(1..rest.find(')')?))
+        .map(str::to_string);
+    let (clean, meta) = crate::task_meta::parse_task_meta(after_tag.trim());
+    let check = check.with_text_status(meta.status);
+    let text = crate::privacy::redact(&clean).trim().to_string();
+    if text.is_empty() {
+        return None;
+    }
+    Some(Entry {
+        line,
+        check,
+        tag,
+        tag_raw,
+        text,
+        meta: (!meta.is_empty()).then(|| Box::new(meta)),
+        // Set by `mark_private` (the text is redacted already).
+        private: None,
+        role,
+        session,
+    })
+}
+
+/// The text of a heading line parsed alone: its text and code events
+/// joined, as the full parse collects it.
+pub(super) fn heading_text(line: &str) -> String {
+    let mut text = String::new();
+    let mut inside = false;
+    for event in Parser::new_ext(line, options()) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => inside = true,
+            Event::End(TagEnd::Heading(_)) => inside = false,
+            Event::Text(t) | Event::Code(t) if inside => text.push_str(&t),
+            _ => {}
+        }
+    }
+    text
+}
+
+fn options() -> Options {
+    Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TABLES
 }
 
 fn block_start(frames: &mut [Frame]) {

@@ -5,11 +5,13 @@
 //! per-kind rules on top of it.
 
 mod headings;
+mod lines;
 mod markdown;
-mod prose;
+pub(crate) mod prose;
 
 pub use headings::{
     HeadingMatcher, Role, SessionProject, find_project, is_project_list, session_project,
+    session_project_in,
 };
 pub use markdown::{Entry, HeadingInfo, ParsedDoc, SessionHeading, parse_document};
 

@@ -3,11 +3,13 @@
 //! can never hold an item. Line breaks are kept, so line numbers do not move.
 //!
 //! A paragraph is blanked only when it is safe: it follows a blank line (or
-//! starts the file), and none of its lines is indented or starts with a
+//! starts the file), none of its lines is indented or starts with a
 //! character that can open or continue a block (`- * + # > ` ~ < | = _`,
-//! a digit, `[`, `!`, `\`). Such a paragraph cannot be a list item, a lazy
-//! continuation, a heading, a fence, an HTML block or a table, and it cannot
-//! change how anything around it parses. Leading front matter is never touched.
+//! a digit, `[`, `!`, `\`), and the next line that is not blank starts at
+//! the margin (an indented one would otherwise join a list the paragraph
+//! closes). Such a paragraph cannot be a list item, a lazy continuation, a
+//! heading, a fence, an HTML block or a table, and it cannot change how
+//! anything around it parses. Leading front matter is never touched.
 
 /// Whether a line could start or continue something other than plain prose.
 fn special(line: &str) -> bool {
@@ -59,6 +61,10 @@ pub(super) fn blank_prose(src: &str) -> std::borrow::Cow<'_, str> {
     let mut run: Vec<(usize, usize)> = Vec::new();
     let mut run_safe = true;
     let mut after_blank = true;
+    // A safe paragraph that ended at a blank line, blanked only if the next
+    // line that is not blank starts at the margin: an indented one would
+    // otherwise join a list the paragraph closes.
+    let mut held: Vec<(usize, usize)> = Vec::new();
     let mut pos = start;
     // Collect the byte ranges to blank, then build the result once.
     let mut blank: Vec<(usize, usize)> = Vec::new();
@@ -67,14 +73,18 @@ pub(super) fn blank_prose(src: &str) -> std::borrow::Cow<'_, str> {
         pos = b;
         let content = line.trim_end_matches(['\n', '\r']);
         if content.bytes().all(|b| b == b' ' || b == b'\t') {
-            if run_safe {
-                blank.extend(run.iter().copied());
+            if run_safe && !run.is_empty() {
+                held = std::mem::take(&mut run);
             }
             run.clear();
             run_safe = true;
             after_blank = true;
             continue;
         }
+        if !matches!(content.as_bytes()[0], b' ' | b'\t') {
+            blank.append(&mut held);
+        }
+        held.clear();
         if run.is_empty() {
             run_safe = after_blank;
         }
@@ -84,6 +94,7 @@ pub(super) fn blank_prose(src: &str) -> std::borrow::Cow<'_, str> {
         run.push((a, a + content.len()));
         after_blank = false;
     }
+    blank.append(&mut held);
     if run_safe {
         blank.extend(run.iter().copied());
     }
@@ -121,5 +132,14 @@ mod tests {
         assert_eq!(blank_prose(src), src);
         let crlf = "a\r\n\r\nprose\r\n";
         assert_eq!(blank_prose(crlf), "\r\n\r\n\r\n");
+    }
+
+    #[test]
+    fn a_paragraph_closing_a_list_stays_when_an_indented_line_follows() {
+        // Blanked, the paragraph would let the indented item join the list.
+        let src = "- [ ] a\n\nprose\n\n    - [ ] b\n";
+        assert_eq!(blank_prose(src), src);
+        let src = "- [ ] a\n\nprose\n\n- [ ] b\n";
+        assert_eq!(blank_prose(src), "- [ ] a\n\n\n\n- [ ] b\n");
     }
 }
