@@ -15,6 +15,13 @@ pub struct Signature([u16; SIG_BUCKETS]);
 impl Signature {
     pub fn of(text: &str) -> (Signature, usize) {
         let mut sig = [0u16; SIG_BUCKETS];
+        if text.is_ascii() {
+            for &b in text.as_bytes() {
+                let slot = &mut sig[usize::from(b) % SIG_BUCKETS];
+                *slot = slot.saturating_add(1);
+            }
+            return (Signature(sig), text.len());
+        }
         let mut n = 0;
         for c in text.chars() {
             let slot = &mut sig[(c as u32 as usize) % SIG_BUCKETS];

@@ -351,6 +351,12 @@ fn strip_leads<S: AsRef<str>>(words: &mut Vec<S>) {
 /// Drops "the" and "an" before a word, and "a" before a word that is not a
 /// function word (so "bug a" and "plan a for x" keep their letter).
 fn drop_articles<S: AsRef<str>>(words: &mut Vec<S>) {
+    if !words
+        .iter()
+        .any(|w| matches!(w.as_ref(), "the" | "an" | "a"))
+    {
+        return;
+    }
     let drop: Vec<bool> = (0..words.len())
         .map(|i| {
             let next = words.get(i + 1).map(AsRef::as_ref);
@@ -486,7 +492,8 @@ fn stem_once(w: &str) -> Step {
 const REPEAT_WORDS: usize = 64;
 
 fn drop_repeated<S: AsRef<str>>(words: &mut Vec<S>) {
-    if words.len() < 2 || words.len() > REPEAT_WORDS {
+    // A word of 8 characters has at least 8 bytes.
+    if words.len() < 2 || words.len() > REPEAT_WORDS || words.iter().all(|w| w.as_ref().len() < 8) {
         return;
     }
     let lens: Vec<usize> = words.iter().map(|w| w.as_ref().chars().count()).collect();
@@ -503,11 +510,22 @@ fn drop_repeated<S: AsRef<str>>(words: &mut Vec<S>) {
                 || !words
                     .iter()
                     .zip(&lens)
-                    .any(|(o, &m)| m >= 2 * n && o.as_ref().contains(w.as_ref()))
+                    .any(|(o, &m)| m >= 2 * n && holds(o.as_ref(), w.as_ref()))
         })
         .collect();
     let mut k = keep.into_iter();
     words.retain(|_| k.next().unwrap_or(true));
+}
+
+/// `hay.contains(needle)` for the short words of a key, without building a
+/// substring searcher per call (the same bytes compared: a byte-wise match
+/// of valid UTF-8 is a match of the strings).
+fn holds(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    match n.first() {
+        None => true,
+        Some(&first) => h.windows(n.len()).any(|w| w[0] == first && w == n),
+    }
 }
 
 #[cfg(test)]
@@ -653,6 +671,13 @@ mod tests {
         ) {
             let norm = words.join(" ");
             proptest::prop_assert_eq!(fold_ascii(&norm), fold_general(&norm));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn holds_is_contains(h in "[ab가]{0,12}", n in "[ab가]{0,4}") {
+            proptest::prop_assert_eq!(holds(&h, &n), h.contains(n.as_str()));
         }
     }
 

@@ -104,6 +104,10 @@ pub fn compared(key: &str) -> &str {
 }
 
 fn compared_prefix(key: &str, chars: usize) -> &str {
+    if key.len() <= chars {
+        // No more characters than bytes.
+        return key;
+    }
     match key.char_indices().nth(chars) {
         Some((at, _)) => &key[..at],
         None => key,
