@@ -173,7 +173,8 @@ fn closing_steps(text: &str) -> Vec<(String, usize)> {
             return Vec::new();
         }
     }
-    let mut items: Vec<(String, usize)> = Vec::new();
+    // (body, line, indent), last item first.
+    let mut items: Vec<(String, usize, usize)> = Vec::new();
     let mut base: Option<usize> = None;
     while k > 0 {
         let (i, line, code) = *content[k - 1];
@@ -182,15 +183,15 @@ fn closing_steps(text: &str) -> Vec<(String, usize)> {
             Some(body) if !code => {
                 if base.is_none_or(|b| indent <= b) {
                     base = Some(indent);
-                    items.push((body.to_string(), i));
                 }
+                items.push((body.to_string(), i, indent));
             }
             _ if !code && base.is_some_and(|b| indent > b) => {}
             _ => break,
         }
         k -= 1;
     }
-    // Items deeper than the final base are nested ones met first.
+    // Items deeper than the final base are nested ones.
     let Some(base) = base else { return Vec::new() };
     let lead = k.checked_sub(1).map(|j| content[j].1.trim());
     let introduced = lead.is_some_and(|l| {
@@ -200,10 +201,8 @@ fn closing_steps(text: &str) -> Vec<(String, usize)> {
     let top: Vec<(String, usize)> = items
         .into_iter()
         .rev()
-        .filter(|(_, i)| {
-            let l = text.lines().nth(*i).unwrap_or("");
-            l.len() - l.trim_start().len() <= base
-        })
+        .filter(|&(_, _, indent)| indent <= base)
+        .map(|(b, i, _)| (b, i))
         .collect();
     if !introduced || top.is_empty() || !top.iter().all(|(b, _)| imperative(strip_checkbox(b))) {
         return Vec::new();
@@ -224,12 +223,14 @@ pub(crate) fn final_answer(
         .into_iter()
         .map(|h| (h.text, leads.name(h.keyword).to_string(), h.offset))
         .collect();
+    let mut seen: std::collections::HashSet<String> =
+        out.iter().map(|(t, _, _)| t.clone()).collect();
     for (t, offset) in closing_steps(text) {
-        if !out.iter().any(|(o, _, _)| *o == t) {
+        if seen.insert(t.clone()) {
             out.push((t, "steps for the user".to_string(), offset));
         }
     }
-    let listed: Vec<usize> = out.iter().map(|(_, _, o)| *o).collect();
+    let listed: std::collections::HashSet<usize> = out.iter().map(|(_, _, o)| *o).collect();
     let mut ignored = 0;
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
         if listed.contains(&offset) {

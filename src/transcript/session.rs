@@ -205,13 +205,17 @@ impl<'m> Run<'m> {
     /// (those it already gave as marker candidates are not repeated).
     fn flush_final(&mut self) {
         self.read_final();
-        for (text, keyword, line) in std::mem::take(&mut self.final_hits) {
-            let known = self
-                .out
-                .candidates
-                .iter()
-                .any(|c| c.line == line && c.text.eq_ignore_ascii_case(&text));
-            if !known {
+        let hits = std::mem::take(&mut self.final_hits);
+        let lines: std::collections::HashSet<usize> = hits.iter().map(|h| h.2).collect();
+        let mut known: std::collections::HashSet<(usize, String)> = self
+            .out
+            .candidates
+            .iter()
+            .filter(|c| lines.contains(&c.line))
+            .map(|c| (c.line, c.text.to_lowercase()))
+            .collect();
+        for (text, keyword, line) in hits {
+            if known.insert((line, text.to_lowercase())) {
                 self.push(text, &keyword, Origin::Handoff, Role::Assistant, line);
             }
         }
