@@ -30,3 +30,31 @@ pub fn release<T>(value: T) {
         drop(value);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    static DROPPED: AtomicUsize = AtomicUsize::new(0);
+
+    struct Counted;
+
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            DROPPED.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn frees_by_default_and_leaves_to_the_exit_when_told() {
+        release(Counted);
+        assert_eq!(DROPPED.load(Ordering::SeqCst), 1);
+        leave_at_exit();
+        release(Counted);
+        // Other tests in this process may run meanwhile: leaving their
+        // values to the exit changes nothing they can see.
+        LEAVE.store(false, Ordering::Relaxed);
+        assert_eq!(DROPPED.load(Ordering::SeqCst), 1);
+    }
+}

@@ -92,11 +92,8 @@ pub(crate) fn read_text(
 /// `\r` not followed by `\n` becomes `\n`.
 fn lines_from_bare_cr(text: String) -> String {
     let b = text.as_bytes();
-    // `contains` on bytes is a memchr: the common file has no `\r` at all.
-    let bare = b.contains(&b'\r')
-        && b.iter()
-            .enumerate()
-            .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'));
+    // A memchr: the common file has no `\r` at all.
+    let bare = memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'));
     if !bare {
         return text;
     }
@@ -139,7 +136,10 @@ fn excluded_by_front_matter(text: &str) -> bool {
 /// Blanks git conflict marker lines (`<<<<<<<`, `=======`, `>>>>>>>`) so they
 /// never become item text or setext headings; returns the 1-based lines.
 fn blank_conflict_markers(text: &mut String) -> Vec<u32> {
-    if !text.contains("<<<<<<<") && !text.contains(">>>>>>>") {
+    let b = text.as_bytes();
+    if memchr::memmem::find(b, b"<<<<<<<").is_none()
+        && memchr::memmem::find(b, b">>>>>>>").is_none()
+    {
         return Vec::new();
     }
     let mut lines = Vec::new();
@@ -163,7 +163,7 @@ fn blank_conflict_markers(text: &mut String) -> Vec<u32> {
 
 /// Whether `bytes` hold a NUL (a binary file, skipped with a warning).
 fn has_nul(bytes: &[u8]) -> bool {
-    bytes.contains(&0)
+    memchr::memchr(0, bytes).is_some()
 }
 
 /// The `<!-- project: slug -->` marker of an inbox file (the first one).

@@ -55,6 +55,7 @@ fn session_start(ctx: &Ctx, cwd: &Path) -> Result<()> {
         "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
     });
     println!("{out}");
+    crate::exit_fast::release((analysis, report));
     Ok(())
 }
 

@@ -83,7 +83,7 @@ pub(super) fn normalize_heading(text: &str) -> String {
     loop {
         let before = s.len();
         for sep in [" — ", " – ", " - ", ":"] {
-            if let Some(pos) = s.find(sep)
+            if let Some(pos) = find_sep(&s, sep)
                 && pos > 0
             {
                 s.truncate(pos);
@@ -104,6 +104,16 @@ pub(super) fn normalize_heading(text: &str) -> String {
         }
     }
     s
+}
+
+/// The first occurrence of a qualifier separator (`:` or a dash between
+/// spaces): `memchr` to each of its characters after the leading space.
+fn find_sep(s: &str, sep: &str) -> Option<usize> {
+    let at = usize::from(sep.starts_with(' '));
+    let b = s.as_bytes();
+    memchr::memchr_iter(sep.as_bytes()[at], b)
+        .filter_map(|i| i.checked_sub(at))
+        .find(|&start| b[start..].starts_with(sep.as_bytes()))
 }
 
 /// Whether `phrase` occurs in `h` at byte `at` with word boundaries around it.

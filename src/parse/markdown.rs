@@ -417,7 +417,11 @@ fn extend(frames: &mut [Frame], range: Range<usize>) {
 
 /// Joins the source lines of a paragraph with single spaces, dropping
 /// continuation indentation (and `>` markers inside block quotes).
-fn join_lines(raw: &str, in_quote: bool) -> String {
+fn join_lines(raw: &str, in_quote: bool) -> std::borrow::Cow<'_, str> {
+    if memchr::memchr(b'\n', raw.as_bytes()).is_none() {
+        // One line (the common item): nothing to join.
+        return std::borrow::Cow::Borrowed(raw.trim());
+    }
     let mut out = String::with_capacity(raw.len());
     for (i, line) in raw.lines().enumerate() {
         let mut l = line.trim();
@@ -432,7 +436,7 @@ fn join_lines(raw: &str, in_quote: bool) -> String {
         }
         out.push_str(l);
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
