@@ -14,7 +14,8 @@
 //! - a clause that asks for a step before use ([`BEFORE`]: "replace the key
 //!   before using") gives the clause;
 //! - the list that closes it (at most two lines after it) when a lead-in (a
-//!   line ending in `:`, a heading or a bold line) introduces it and every item
+//!   line ending in `:`, a heading or a bold line) turned to the user or what
+//!   comes next ([`LEAD_HINTS`]) introduces it and every item
 //!   starts with an imperative verb ([`IMPERATIVES`]) or a `command`: steps left
 //!   to the user ("To try it:\n1. Add your key to `.env`\n2. Run `npm run dev`").
 //!
@@ -149,6 +150,21 @@ fn imperative(item: &str) -> bool {
     IMPERATIVES.contains(&first.as_str())
 }
 
+/// Words of a lead-in that turn a list towards the user or what comes next
+/// (`To try it yourself:`, `Before going live:`, `Setup steps:`), unlike a
+/// report heading (`Testing:`, `Changes:`).
+#[rustfmt::skip]
+const LEAD_HINTS: &[&str] = &[
+    "you", "your", "yourself", "to", "before", "after", "once", "then", "next", "step",
+    "steps", "manual", "manually", "setup", "set", "install", "deploy", "run", "go",
+    "remaining", "todo", "action", "actions", "still", "left", "later", "launch", "live",
+];
+
+fn addresses_user(lead: &str) -> bool {
+    lead.split(|c: char| !c.is_alphanumeric())
+        .any(|w| LEAD_HINTS.contains(&w.to_lowercase().as_str()))
+}
+
 /// The top-level items of the list that closes a message, with their 0-based
 /// lines, when a lead-in introduces it and every item is a step.
 fn closing_steps(text: &str) -> Vec<(String, usize)> {
@@ -196,7 +212,9 @@ fn closing_steps(text: &str) -> Vec<(String, usize)> {
     let lead = k.checked_sub(1).map(|j| content[j].1.trim());
     let introduced = lead.is_some_and(|l| {
         let l = l.trim_end_matches(['*', '_', ' ']);
-        l.ends_with([':', '：']) || l.starts_with('#') || (l.starts_with("**") && l.len() > 4)
+        let shape =
+            l.ends_with([':', '：']) || l.starts_with('#') || (l.starts_with("**") && l.len() > 4);
+        shape && addresses_user(l)
     });
     let top: Vec<(String, usize)> = items
         .into_iter()
@@ -357,6 +375,8 @@ mod tests {
         assert!(fin(done).is_empty());
         let no_lead = "Done.\n- Run the app";
         assert!(fin(no_lead).is_empty());
+        let report = "Fixed.\n\n### Testing\n- Run `npm test` to verify\n\nAnything else?";
+        assert!(fin(report).is_empty());
         let not_last = "Steps:\n- Run it\n\nMore text.\nAnd more.\nAnd even more.";
         assert!(fin(not_last).is_empty());
     }
