@@ -10,6 +10,8 @@
 # 4. times `regen --dry-run` on L against `rg -c` (a floor: one regex pass over
 #    the same bytes), with hyperfine and with an interleaved loop;
 # 5. measures peak memory on L, the L/Q scaling ratio, and the session-start hook on M;
+#    then, on copies of L and M with the cache filled by `regen`, the warm `regen` on L
+#    after one journal file changed (against rg on L) and the warm hook on M;
 # 6. prints a summary.
 #
 # Environment: BENCH_SEED (42), BENCH_N (11 interleaved pairs), BENCH_RUNS (10),
@@ -146,6 +148,46 @@ hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-csv "$RESULTS/hook-M.csv" \
     -n "hook session-start (M)" "$HOOK_CMD"
 HF_HOOK_M=$(csv_mean "$RESULTS/hook-M.csv" 1)
 
+# --- 5d. warm runs: the cache (issue 15) ---------------------------------------
+# Copies of L and M, so the cold measures above always see vaults without a
+# cache. `regen` fills the cache (it holds the lock); before each timed run
+# one journal file (the latest day) gets one more line, as after a /wrap.
+# The rg baseline reads L itself: the copy's .agents/cache/ would add
+# megabytes of binary files to what rg reads.
+log "warm: regen on a copy of L after one journal file changed, vs rg -c on L"
+LW="$VAULTS/L-warm"
+MW="$VAULTS/M-warm"
+for pair in "$L:$LW" "$M:$MW"; do
+    rm -rf "${pair#*:}"
+    cp -a "${pair%%:*}" "${pair#*:}"
+    rm -rf "${pair#*:}/.agents/cache"
+    "$BIN" --root "${pair#*:}" -q regen >/dev/null
+done
+JW=$(find "$LW/journal" -name '*.md' | sort | tail -1)
+EDIT_CMD="printf -- '- [ ] warm bench edit %s\\n' \"\$(date +%s%N)\" >> '$JW'"
+hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-csv "$RESULTS/L-warm.csv" \
+    --prepare "$EDIT_CMD" \
+    -n "active-status regen, warm (L)" "$BIN --root '$LW' -q regen" \
+    -n "rg -c (L)" "$RG_CMD"
+HF_WARM_L=$(csv_mean "$RESULTS/L-warm.csv" 1)
+HF_WARM_RG=$(csv_mean "$RESULTS/L-warm.csv" 2)
+warm_ratios=()
+for ((i = 1; i <= N; i++)); do
+    printf -- '- [ ] warm bench edit %d\n' "$i" >>"$JW"
+    t0=$(now)
+    "$BIN" --root "$LW" -q regen >/dev/null
+    t1=$(now)
+    rg "${RG_ARGS[@]}" "$L" >/dev/null
+    t2=$(now)
+    warm_ratios+=("$(awk -v a="$((t1 - t0))" -v b="$((t2 - t1))" 'BEGIN { printf "%.4f", a / b }')")
+done
+IL_WARM_RATIO=$(printf '%s\n' "${warm_ratios[@]}" | median | awk '{ printf "%.2f", $1 }')
+log "hyperfine on a copy of M: hook session-start, warm"
+HOOK_WARM_CMD="echo '{\"cwd\":\"$MW\",\"source\":\"startup\"}' | $BIN hook session-start"
+hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-csv "$RESULTS/hook-M-warm.csv" \
+    -n "hook session-start, warm (M)" "$HOOK_WARM_CMD"
+HF_HOOK_M_WARM=$(csv_mean "$RESULTS/hook-M-warm.csv" 1)
+
 # --- 6. summary ---------------------------------------------------------------
 size_of() { du -sb "$1" | cut -f1 | awk '{ printf "%.1f MB", $1 / 1e6 }'; }
 files_of() { find "$1" -type f -name '*.md' | wc -l; }
@@ -173,6 +215,10 @@ SUMMARY="$RESULTS/summary.txt"
     echo "ratio L/Q      $(ratio "$HF_AS_L" "$HF_AS_Q") x   (about 4 means linear)"
     echo "--- hook session-start on M (hyperfine mean, includes the shell and echo)"
     echo "session-start  $(ms "$HF_HOOK_M") ms   (output ${#HOOK_OUT} bytes)"
+    echo "--- warm: the cache filled by regen, one journal file changed before each run"
+    echo "regen on L     $(ms "$HF_WARM_L") ms   (hyperfine mean; rg -c $(ms "$HF_WARM_RG") ms)"
+    echo "ratio          $(ratio "$HF_WARM_L" "$HF_WARM_RG") x   (interleaved, $N pairs, median of ratios: $IL_WARM_RATIO x)"
+    echo "session-start  $(ms "$HF_HOOK_M_WARM") ms on M, warm (cold above)"
     echo "===================================================================="
 } | tee "$SUMMARY"
 echo "(results and CSV exports in ${RESULTS#"$ROOT_DIR"/})" >&2

@@ -111,9 +111,14 @@ pub(crate) fn audit(r: &Report, status: &str, verbose: u8) -> String {
     {
         let _ = writeln!(
             o,
-            "cache: {} files reused, {} re-read{}",
+            "cache: {} files reused, {} re-read{}{}",
             c.reused,
             c.reread,
+            if c.pairs_reused {
+                "; pairwise answers reused"
+            } else {
+                ""
+            },
             if c.written { "; cache rewritten" } else { "" }
         );
         for why in &c.ignored {

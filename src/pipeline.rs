@@ -25,7 +25,19 @@ fn analyze_with(root: &Path, cfg: &Config, mode: Mode) -> Result<Analysis> {
     let scanned = start.elapsed();
     let items = std::mem::take(&mut vault.items);
     let (sources, untagged) = collected_stats(&items);
-    let merged = crate::merge::merge(items, &vault.signals, vault.as_of, cfg.dedup_threshold);
+    let handle = VaultDir::open(root)?;
+    let key = crate::cache::key("pair", cfg, &vault.projects);
+    let mut pairs = crate::cache::Pairs::open(&handle, mode, key);
+    let merged = crate::merge::merge_with(
+        items,
+        &vault.signals,
+        vault.as_of,
+        cfg.dedup_threshold,
+        pairs.memo.as_mut(),
+    );
+    if let Some(used) = vault.cache.as_mut() {
+        pairs.finish(&handle, used);
+    }
     Ok(Analysis {
         vault,
         merged,

@@ -1,6 +1,7 @@
-//! The frame every cache file has: a fixed header, then a payload guarded by
-//! a checksum. Anything that does not fit exactly is refused with a reason,
-//! never trusted and never a panic: the cache is vault content.
+//! The frame every cache file has: a fixed header, then a payload, signed
+//! with the user's key (kept outside the vault, [`super::secret`]). Anything
+//! that does not fit exactly, or whose signature fails, is refused with a
+//! reason, never trusted and never a panic: the cache is vault content.
 //!
 //! Layout (integers little-endian):
 //!
@@ -13,14 +14,14 @@
 //! | 16 | start of the run that wrote it, ns since the epoch (signed) |
 //! | 1 + n | program version (length, then UTF-8) |
 //! | 8 | payload length |
-//! | 8 | checksum of the payload (XXH3-64) |
+//! | 32 | signature: keyed BLAKE3 of every byte before it and the payload |
 //! | … | payload |
 
-use xxhash_rust::xxh3::xxh3_64;
+use super::secret;
 
 const MAGIC: &[u8; 8] = b"ASTCACHE";
 /// Bumped whenever any payload's layout changes.
-pub(crate) const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 2;
 
 /// What a header says about its payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,8 +36,20 @@ pub(crate) fn program_version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
-/// Frames `payload` with `header`.
-pub(crate) fn encode(header: &Header, payload: &[u8]) -> Vec<u8> {
+/// The signature of a frame: its bytes before the signature, then the payload.
+fn sign(key: &[u8; secret::LEN], head: &[u8], payload: &[u8]) -> blake3::Hash {
+    let mut h = blake3::Hasher::new_keyed(key);
+    h.update(head);
+    if payload.len() > 1 << 20 {
+        h.update_rayon(payload);
+    } else {
+        h.update(payload);
+    }
+    h.finalize()
+}
+
+/// Frames `payload` with `header`, signed with `key`.
+pub(crate) fn encode(header: &Header, payload: &[u8], key: &[u8; secret::LEN]) -> Vec<u8> {
     let version = program_version().as_bytes();
     let mut out = Vec::with_capacity(payload.len() + 80);
     out.extend_from_slice(MAGIC);
@@ -47,7 +60,8 @@ pub(crate) fn encode(header: &Header, payload: &[u8]) -> Vec<u8> {
     out.push(version.len() as u8);
     out.extend_from_slice(version);
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&xxh3_64(payload).to_le_bytes());
+    let signature = sign(key, &out, payload);
+    out.extend_from_slice(signature.as_bytes());
     out.extend_from_slice(payload);
     out
 }
@@ -75,12 +89,13 @@ impl<'a> Reader<'a> {
 }
 
 /// Checks the frame of `bytes` against what this run expects (`kind`,
-/// `key`) and returns the header and the payload; `Err` names the first
-/// thing that is wrong.
+/// `key`, signed with `secret`) and returns the header and the payload;
+/// `Err` names the first thing that is wrong.
 pub(crate) fn decode<'a>(
     bytes: &'a [u8],
     kind: &[u8; 4],
     key: &[u8; 16],
+    secret: &[u8; secret::LEN],
 ) -> Result<(Header, &'a [u8]), String> {
     let mut r = Reader { rest: bytes };
     if &r.array::<8>("magic")? != MAGIC {
@@ -110,15 +125,17 @@ pub(crate) fn decode<'a>(
         );
     }
     let payload_len = u64::from_le_bytes(r.array("length")?);
-    let sum = u64::from_le_bytes(r.array("checksum")?);
+    let head = &bytes[..bytes.len() - r.rest.len()];
+    let signature = blake3::Hash::from_bytes(r.array("signature")?);
     if payload_len != r.rest.len() as u64 {
         return Err(format!(
             "payload of {} bytes where the header says {payload_len}",
             r.rest.len()
         ));
     }
-    if xxh3_64(r.rest) != sum {
-        return Err("checksum mismatch (corrupted)".into());
+    // `Hash` compares in constant time.
+    if sign(secret, head, r.rest) != signature {
+        return Err("bad signature (corrupted, or not written by this user's runs)".into());
     }
     let header = Header {
         kind: got_kind,

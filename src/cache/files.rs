@@ -5,7 +5,9 @@
 //! had not changed within [`RACY_NS`] before the run that cached it, or else
 //! when the file's bytes hash to the same value. Anything else is re-read.
 
-use super::{CacheUse, MAX_BYTES, Mode, RACY_NS, SCAN_FILE, container, from_bytes, to_bytes};
+use super::{
+    CacheUse, MAX_BYTES, Mode, RACY_NS, SCAN_FILE, container, from_bytes, secret, to_bytes,
+};
 use crate::discover::SourceFile;
 use crate::error::Result;
 use crate::parse::HeadingMatcher;
@@ -58,6 +60,8 @@ pub(crate) enum Keep {
 pub(crate) struct FileCache {
     mode: Mode,
     key: [u8; 16],
+    /// The user's signing key (`None`: nothing is read or written).
+    secret: Option<[u8; secret::LEN]>,
     started_ns: i128,
     /// The payload read, and the validated entries pointing into it.
     buf: Vec<u8>,
@@ -73,6 +77,7 @@ impl FileCache {
         let mut cache = FileCache {
             mode,
             key,
+            secret: None,
             started_ns: super::now_ns(),
             buf: Vec::new(),
             old_started_ns: 0,
@@ -82,7 +87,17 @@ impl FileCache {
         if mode == Mode::Off {
             return cache;
         }
-        match vault.read(SCAN_FILE) {
+        let read = vault.read(SCAN_FILE);
+        if mode == Mode::Write || matches!(read, Ok(Some(_))) {
+            match secret::key(mode == Mode::Write) {
+                Ok(k) => cache.secret = Some(k),
+                Err(why) => {
+                    cache.ignore(why);
+                    return cache;
+                }
+            }
+        }
+        match read {
             Ok(None) => {}
             Ok(Some(bytes)) => {
                 if let Err(why) = cache.load(bytes) {
@@ -103,7 +118,8 @@ impl FileCache {
         if bytes.len() as u64 > MAX_BYTES {
             return Err(format!("over {MAX_BYTES} bytes"));
         }
-        let (header, payload) = container::decode(&bytes, KIND, &self.key)?;
+        let secret = self.secret.as_ref().ok_or("no cache key")?;
+        let (header, payload) = container::decode(&bytes, KIND, &self.key, secret)?;
         if header.started_ns > self.started_ns {
             return Err("written in the future (clock moved back?)".into());
         }
@@ -135,27 +151,14 @@ impl FileCache {
         Ok(())
     }
 
-    /// The cached scan of `file` when it decodes and belongs to that file
-    /// (every path in it is the file's own); paths then share `file.rel`.
+    /// The cached scan of `file` when it decodes and every path in it is
+    /// empty (as [`encode`] leaves them); the paths become the file's own.
     fn decode(&self, old: &Old, file: &SourceFile) -> Option<FileScan> {
         let mut scan: FileScan = from_bytes(&self.buf[old.scan.clone()])?;
-        let rel = &file.rel;
-        let ok = scan.items.iter().all(|i| i.loc.path == *rel)
-            && scan.signals.iter().all(|s| s.loc.path == *rel)
-            && scan.skips.iter().all(|s| s.loc.path == *rel)
-            && scan.goals.iter().all(|g| g.path == *rel)
-            && scan.active.iter().all(|a| a.path == *rel)
-            && scan.warnings.iter().all(|w| *w.path == **rel);
-        if !ok {
+        if !all_paths(&scan, "") {
             return None;
         }
-        scan.items.iter_mut().for_each(|i| i.loc.path = rel.clone());
-        scan.signals
-            .iter_mut()
-            .for_each(|s| s.loc.path = rel.clone());
-        scan.skips.iter_mut().for_each(|s| s.loc.path = rel.clone());
-        scan.goals.iter_mut().for_each(|g| g.path = rel.clone());
-        scan.active.iter_mut().for_each(|a| a.path = rel.clone());
+        set_paths(&mut scan, &file.rel);
         Some(scan)
     }
 
@@ -208,12 +211,15 @@ impl FileCache {
             };
             return Ok((scan, keep));
         }
-        let scan = scan_read(vault, file, read, headings, known)?;
-        let keep = match (self.mode, stamped, to_bytes(&scan)) {
-            (Mode::Write, Some((stamp, hash)), Some(bytes)) => Keep::Fresh {
-                stamp,
-                hash,
-                scan: bytes,
+        let mut scan = scan_read(vault, file, read, headings, known)?;
+        let keep = match (self.mode, stamped) {
+            (Mode::Write, Some((stamp, hash))) => match encode(&mut scan, &file.rel) {
+                Some(bytes) => Keep::Fresh {
+                    stamp,
+                    hash,
+                    scan: bytes,
+                },
+                None => Keep::Nothing,
             },
             _ => Keep::Nothing,
         };
@@ -231,6 +237,7 @@ impl FileCache {
             reused,
             reread: files.len() - reused,
             written: false,
+            pairs_reused: false,
             ignored: self.ignored.clone(),
         };
         if self.mode != Mode::Write {
@@ -276,7 +283,7 @@ impl FileCache {
             };
             entries.push(entry);
         }
-        let Some(payload) = to_bytes(&entries) else {
+        let (Some(payload), Some(secret)) = (to_bytes(&entries), self.secret.as_ref()) else {
             return used;
         };
         let header = container::Header {
@@ -284,7 +291,7 @@ impl FileCache {
             key: self.key,
             started_ns: self.started_ns,
         };
-        let bytes = container::encode(&header, &payload);
+        let bytes = container::encode(&header, &payload, secret);
         if bytes.len() as u64 > MAX_BYTES {
             used.ignored
                 .push(format!("{SCAN_FILE} not written: over {MAX_BYTES} bytes"));
@@ -296,4 +303,41 @@ impl FileCache {
         }
         used
     }
+}
+
+/// Whether every path in `scan` is `rel`.
+fn all_paths(scan: &FileScan, rel: &str) -> bool {
+    scan.items.iter().all(|i| *i.loc.path == *rel)
+        && scan.signals.iter().all(|s| *s.loc.path == *rel)
+        && scan.skips.iter().all(|s| *s.loc.path == *rel)
+        && scan.goals.iter().all(|g| *g.path == *rel)
+        && scan.active.iter().all(|a| *a.path == *rel)
+        && scan.warnings.iter().all(|w| w.path == rel)
+}
+
+/// Sets every path in `scan` to `rel`.
+pub(super) fn set_paths(scan: &mut FileScan, rel: &Arc<str>) {
+    scan.items.iter_mut().for_each(|i| i.loc.path = rel.clone());
+    scan.signals
+        .iter_mut()
+        .for_each(|s| s.loc.path = rel.clone());
+    scan.skips.iter_mut().for_each(|s| s.loc.path = rel.clone());
+    scan.goals.iter_mut().for_each(|g| g.path = rel.clone());
+    scan.active.iter_mut().for_each(|a| a.path = rel.clone());
+    scan.warnings
+        .iter_mut()
+        .for_each(|w| w.path = rel.to_string());
+}
+
+/// The scan of the file at `rel` serialised without its paths (they are
+/// all `rel`, so an entry can name no other file, and is smaller); `None`
+/// when some path is another (such a scan is not cached).
+fn encode(scan: &mut FileScan, rel: &Arc<str>) -> Option<Vec<u8>> {
+    if !all_paths(scan, rel) {
+        return None;
+    }
+    set_paths(scan, &Arc::from(""));
+    let bytes = to_bytes(&*scan);
+    set_paths(scan, rel);
+    bytes
 }

@@ -1,20 +1,27 @@
-//! The validated cache in `.agents/cache/` (docs/FORMAT.md "The cache"):
+//! The validated cache in `.agents/cache/` (docs/FORMAT.md §12.1):
 //! per-file scan results ([`files`]) reused when a file's stamp (size,
-//! times, inode) shows it unchanged, so an everyday run re-parses only what
-//! changed. It is vault content, so it is never trusted: every file is
-//! framed and checksummed ([`container`]), read through the vault handle
-//! with a size cap, and whatever does not fit is ignored with a note for
-//! `audit -v`. The output is the same with or without it. It is written
-//! only by runs that hold the vault lock.
+//! times, inode) or its bytes show it unchanged, so an everyday run
+//! re-parses only what changed, and the merge's pairwise answers
+//! ([`pairs`]). It is vault content, so it is never trusted: every file is
+//! framed and signed with the user's key kept outside the vault
+//! ([`container`], [`secret`]), read through the vault handle with a size
+//! cap, and whatever does not fit is ignored with a note for `audit -v`.
+//! The output is the same with or without it. It is written only by runs
+//! that hold the vault lock.
 
 mod container;
 mod files;
+mod pairs;
 #[cfg(test)]
 mod prop_tests;
+mod secret;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod trust_tests;
 
 pub(crate) use files::{FileCache, Keep};
+pub(crate) use pairs::Pairs;
 
 use crate::config::Config;
 use serde::{Deserialize, Serialize};
@@ -25,6 +32,8 @@ use xxhash_rust::xxh3::Xxh3;
 pub(crate) const DIR: &str = ".agents/cache";
 /// Per-file scan results.
 pub(crate) const SCAN_FILE: &str = ".agents/cache/scan.bin";
+/// The merge's pairwise answers.
+pub(crate) const PAIRS_FILE: &str = ".agents/cache/pairs.bin";
 /// Largest cache file read or written (a larger one is ignored).
 pub(crate) const MAX_BYTES: u64 = crate::vault_fs::MAX_READ;
 /// A file changed less than this before the run that cached it is checked
@@ -63,8 +72,10 @@ pub struct CacheUse {
     pub reused: usize,
     /// Source files read and parsed.
     pub reread: usize,
-    /// Whether this run rewrote the cache.
+    /// Whether this run rewrote a cache file.
     pub written: bool,
+    /// Whether the merge started from the pairwise answers of an earlier run.
+    pub pairs_reused: bool,
     /// Why (part of) the cache was ignored, when it was.
     pub ignored: Vec<String>,
 }

@@ -4,14 +4,28 @@
 use super::container::{self, Header};
 use super::*;
 use crate::vault_fs::VaultDir;
-use std::cell::Cell;
-use std::path::Path;
+use std::cell::{Cell, RefCell};
+use std::path::{Path, PathBuf};
 
 thread_local! {
     /// Added to the clock the cache reads on this thread: a test that
     /// shifts it into the future makes files written just now old enough
     /// to be trusted by their stamp.
     pub(super) static CLOCK_SHIFT_NS: Cell<i128> = const { Cell::new(0) };
+    /// Where this thread keeps the cache key (never the user's own).
+    pub(super) static KEY_DIR: RefCell<Option<PathBuf>> = const { RefCell::new(None) };
+    static KEY_HOME: tempfile::TempDir = tempfile::tempdir().unwrap();
+}
+
+/// Points this thread's cache key at a folder of its own.
+fn own_key() {
+    KEY_HOME.with(|h| KEY_DIR.with(|d| *d.borrow_mut() = Some(h.path().to_path_buf())));
+}
+
+/// This thread's cache key.
+fn secret() -> [u8; super::secret::LEN] {
+    own_key();
+    super::secret::key(true).unwrap()
 }
 
 /// Shifts this thread's cache clock an hour ahead.
@@ -26,6 +40,7 @@ pub(super) fn write(root: &Path, rel: &str, text: &str) {
 }
 
 pub(super) fn small_vault() -> tempfile::TempDir {
+    own_key();
     let dir = tempfile::tempdir().unwrap();
     let r = dir.path();
     write(r, ".agents/active-status.toml", "");
@@ -69,46 +84,52 @@ fn header(key: [u8; 16]) -> Header {
 #[test]
 fn frame_round_trip_and_every_truncation_refused() {
     let key = [7u8; 16];
-    let bytes = container::encode(&header(key), b"payload");
-    let (h, p) = container::decode(&bytes, b"SCAN", &key).unwrap();
+    let k = secret();
+    let bytes = container::encode(&header(key), b"payload", &k);
+    let (h, p) = container::decode(&bytes, b"SCAN", &key, &k).unwrap();
     assert_eq!((h, p), (header(key), &b"payload"[..]));
     for n in 0..bytes.len() {
         assert!(
-            container::decode(&bytes[..n], b"SCAN", &key).is_err(),
+            container::decode(&bytes[..n], b"SCAN", &key, &k).is_err(),
             "{n}"
         );
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(container::decode(&longer, b"SCAN", &key).is_err());
+    assert!(container::decode(&longer, b"SCAN", &key, &k).is_err());
 }
 
 #[test]
 fn frame_refuses_each_wrong_field() {
     let key = [7u8; 16];
-    let bytes = container::encode(&header(key), b"payload");
-    let err = |b: &[u8]| container::decode(b, b"SCAN", &key).unwrap_err();
+    let k = secret();
+    let bytes = container::encode(&header(key), b"payload", &k);
+    let err = |b: &[u8]| container::decode(b, b"SCAN", &key, &k).unwrap_err();
     let mut magic = bytes.clone();
     magic[0] = b'X';
     assert_eq!(err(&magic), "not a cache file (wrong magic)");
     assert_eq!(
-        container::decode(&bytes, b"PAIR", &key).unwrap_err(),
+        container::decode(&bytes, b"PAIR", &key, &k).unwrap_err(),
         "a cache file of another kind"
     );
     let mut format = bytes.clone();
     format[12] = 99;
     assert!(err(&format).starts_with("format 99"));
     assert!(
-        container::decode(&bytes, b"SCAN", &[8u8; 16])
+        container::decode(&bytes, b"SCAN", &[8u8; 16], &k)
             .unwrap_err()
             .starts_with("written by another build")
     );
-    let mut sum = bytes.clone();
-    let last = sum.len() - 1;
-    sum[last] ^= 1;
-    assert_eq!(err(&sum), "checksum mismatch (corrupted)");
+    let bad = "bad signature (corrupted, or not written by this user's runs)";
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    assert_eq!(err(&flipped), bad);
+    // Signed with another key: someone else's cache.
+    let other = container::encode(&header(key), b"payload", &[1u8; 32]);
+    assert_eq!(err(&other), bad);
     // A payload length claiming far more than there is.
-    let len_at = bytes.len() - b"payload".len() - 16;
+    let len_at = bytes.len() - b"payload".len() - 40;
     let mut huge = bytes.clone();
     huge[len_at..len_at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
     assert!(err(&huge).starts_with("payload of 7 bytes"));
@@ -156,28 +177,35 @@ fn hostile_or_broken_cache_files_are_ignored() {
     let cfg = config(root);
     let projects = vec!["alpha".to_string(), "beta".to_string()];
     let k = key("scan", &cfg, &projects);
+    let sk = secret();
     plant(root, b"");
     assert_ignored(root, "truncated");
     plant(root, b"garbage that is not a cache at all");
     assert_ignored(root, "wrong magic");
     // A valid frame around a payload that is not a list of entries.
-    plant(root, &container::encode(&header(k), &[0xff; 40]));
+    plant(root, &container::encode(&header(k), &[0xff; 40], &sk));
     assert_ignored(root, "undecodable payload");
     // A list claiming 2^63 entries.
     let mut huge = Vec::new();
     huge.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]);
-    plant(root, &container::encode(&header(k), &huge));
+    plant(root, &container::encode(&header(k), &huge, &sk));
     assert_ignored(root, "undecodable payload");
     // Written "in the future".
     let future = Header {
         started_ns: i128::MAX,
         ..header(k)
     };
-    plant(root, &container::encode(&future, &[0]));
+    plant(root, &container::encode(&future, &[0], &sk));
     assert_ignored(root, "in the future");
     // A cache for another configuration.
-    plant(root, &container::encode(&header([0; 16]), &[0]));
+    plant(root, &container::encode(&header([0; 16]), &[0], &sk));
     assert_ignored(root, "another build");
+    // A valid cache signed by someone else.
+    run(root, Mode::Write);
+    let bytes = std::fs::read(root.join(SCAN_FILE)).unwrap();
+    let (h, payload) = container::decode(&bytes, b"SCAN", &k, &sk).unwrap();
+    plant(root, &container::encode(&h, payload, &[9u8; 32]));
+    assert_ignored(root, "bad signature");
 }
 
 #[test]
@@ -220,8 +248,9 @@ fn tamper(
     }
     let cfg = config(root);
     let k = key("scan", &cfg, &["alpha".into(), "beta".into()]);
+    let sk = secret();
     let bytes = std::fs::read(root.join(SCAN_FILE)).unwrap();
-    let (h, payload) = container::decode(&bytes, b"SCAN", &k).unwrap();
+    let (h, payload) = container::decode(&bytes, b"SCAN", &k, &sk).unwrap();
     let list: Vec<E> = from_bytes(payload).unwrap();
     let mut list: Vec<_> = list
         .into_iter()
@@ -237,7 +266,7 @@ fn tamper(
             scan,
         })
         .collect();
-    plant(root, &container::encode(&h, &to_bytes(&list).unwrap()));
+    plant(root, &container::encode(&h, &to_bytes(&list).unwrap(), &sk));
 }
 
 #[test]
@@ -259,14 +288,18 @@ fn hostile_entries_are_ignored_one_by_one() {
             first.3.clone(),
         ));
         list.push(first);
-        // One file's entry holding another file's scan.
-        let other = list[1].3.clone();
-        list[0].3 = other;
+        // A scan naming a path (entries never hold one), and one that
+        // does not decode.
+        let mut named: crate::sources::FileScan = from_bytes(&list[1].3).unwrap();
+        assert!(!named.items.is_empty());
+        super::files::set_paths(&mut named, &"projects/alpha/todos.md".into());
+        list[0].3 = to_bytes(&named).unwrap();
+        list[1].3 = vec![0xff; 3];
     });
     let (text, report, used) = run(root, Mode::Read);
     assert_eq!((&text, &report), (&fresh.0, &fresh.1));
     let used = used.unwrap();
-    assert_eq!((used.reused, used.reread), (2, 1), "{used:?}");
+    assert_eq!((used.reused, used.reread), (1, 2), "{used:?}");
     assert!(used.ignored[0].contains("3 entries with a bad or repeated path"));
 }
 

@@ -44,6 +44,7 @@ fn only_commands_holding_the_lock_write_the_cache() {
     ok(&v, &["regen"]);
     assert!(v.exists(SCAN));
     assert!(v.read(".agents/cache/.gitignore").lines().any(|l| l == "*"));
+    assert!(v.exists(".agents/cache/pairs.bin"));
     let before = std::fs::read(v.join(SCAN)).expect("cache");
     v.write("journal/2026-05-07.md", "### Next\n- [ ] a new day\n");
     ok(&v, &["audit"]);
@@ -58,7 +59,8 @@ fn audit_reports_files_reused_and_reread() {
     let r = v.report();
     assert_eq!(
         r["audit"]["cache"],
-        serde_json::json!({"reused": 2, "reread": 0, "written": false, "ignored": []})
+        serde_json::json!({"reused": 2, "reread": 0, "written": false,
+                           "pairs_reused": true, "ignored": []})
     );
     v.write(
         "projects/wrap-cli/todos.md",
@@ -66,7 +68,7 @@ fn audit_reports_files_reused_and_reread() {
     );
     let text = ok(&v, &["audit", "-v"]);
     assert!(
-        text.contains("cache: 1 files reused, 1 re-read\n"),
+        text.contains("cache: 1 files reused, 1 re-read; pairwise answers reused\n"),
         "{text}"
     );
     assert!(!ok(&v, &["audit"]).contains("cache:"));
@@ -103,7 +105,7 @@ fn a_damaged_cache_is_ignored_with_a_note_and_replaced() {
         std::fs::write(v.join(SCAN), damage).expect("write");
         let text = ok(&v, &["audit", "-v"]);
         assert!(
-            text.contains("cache: 0 files reused, 2 re-read\n"),
+            text.contains("cache: 0 files reused, 2 re-read; pairwise answers reused\n"),
             "{text}"
         );
         assert!(text.contains(".agents/cache/scan.bin ignored:"), "{text}");

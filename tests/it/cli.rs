@@ -317,7 +317,7 @@ fn assert_report_shape(r: &Value) {
     );
     assert_keys(
         &a["cache"],
-        &["reused", "reread", "written", "ignored"],
+        &["reused", "reread", "written", "pairs_reused", "ignored"],
         "audit.cache",
     );
     assert_keys(&a["sources"], &KINDS, "audit.sources");

@@ -1,0 +1,102 @@
+//! The user's cache key and the persisted pairwise answers: only what this
+//! user's runs signed is trusted.
+
+use super::tests::{config, run, small_vault, write};
+use super::{Mode, PAIRS_FILE, SCAN_FILE, secret};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+/// Runs `f` with this thread's cache key in `dir`.
+fn with_key_dir<T>(dir: &Path, f: impl FnOnce() -> T) -> T {
+    let old = super::tests::KEY_DIR.with(|d| d.replace(Some(dir.to_path_buf())));
+    let out = f();
+    super::tests::KEY_DIR.with(|d| *d.borrow_mut() = old);
+    out
+}
+
+#[test]
+fn the_key_is_made_once_private_and_then_reused() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("active-status");
+    with_key_dir(&dir, || {
+        assert!(secret::key(false).unwrap_err().contains("no cache key"));
+        let k = secret::key(true).unwrap();
+        assert_eq!(secret::key(false).unwrap(), k);
+        assert_eq!(secret::key(true).unwrap(), k);
+    });
+    let meta = std::fs::metadata(dir.join("key")).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert_eq!(meta.len(), secret::LEN as u64);
+    let folder = std::fs::metadata(&dir).unwrap();
+    assert_eq!(folder.permissions().mode() & 0o777, 0o700);
+    // Two runs making it at once end with one key.
+    let other = home.path().join("race");
+    let keys: Vec<_> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| with_key_dir(&other, || secret::key(true).unwrap())))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(keys.windows(2).all(|w| w[0] == w[1]));
+}
+
+#[test]
+fn a_key_others_can_read_or_a_link_is_refused() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("k");
+    with_key_dir(&dir, || secret::key(true).unwrap());
+    let key = dir.join("key");
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let err = with_key_dir(&dir, || secret::key(true).unwrap_err());
+    assert!(err.contains("mode 0600"), "{err}");
+    let linked = home.path().join("l");
+    std::fs::create_dir(&linked).unwrap();
+    std::os::unix::fs::symlink(&key, linked.join("key")).unwrap();
+    let err = with_key_dir(&linked, || secret::key(true).unwrap_err());
+    assert!(err.contains("cache key"), "{err}");
+    // Then no cache is read or written, and the output is the same.
+    let v = small_vault();
+    let fresh = run(v.path(), Mode::Off);
+    let (text, report, used) = with_key_dir(&dir, || run(v.path(), Mode::Write));
+    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
+    let used = used.unwrap();
+    assert!(
+        !used.written && used.ignored[0].contains("mode 0600"),
+        "{used:?}"
+    );
+    assert!(!v.path().join(SCAN_FILE).exists());
+}
+
+#[test]
+fn pairs_are_kept_reused_and_ignored_when_foreign_or_broken() {
+    let v = small_vault();
+    let root = v.path();
+    let fresh = run(root, Mode::Off);
+    let (_, _, first) = run(root, Mode::Write);
+    assert!(!first.unwrap().pairs_reused);
+    assert!(root.join(PAIRS_FILE).exists());
+    let (text, report, second) = run(root, Mode::Read);
+    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
+    assert!(second.unwrap().pairs_reused);
+    // Signed by another user's key: ignored.
+    let other = tempfile::tempdir().unwrap();
+    with_key_dir(other.path(), || run(root, Mode::Write));
+    let (text, report, used) = run(root, Mode::Read);
+    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
+    let used = used.unwrap();
+    assert!(!used.pairs_reused);
+    assert!(
+        used.ignored
+            .iter()
+            .any(|w| w.starts_with(PAIRS_FILE) && w.contains("bad signature")),
+        "{used:?}"
+    );
+    for junk in [&b""[..], b"ASTCACHE", &[0u8; 300][..]] {
+        write(root, PAIRS_FILE, "");
+        std::fs::write(root.join(PAIRS_FILE), junk).unwrap();
+        let (text, report, used) = run(root, Mode::Read);
+        assert_eq!((&text, &report), (&fresh.0, &fresh.1));
+        assert!(!used.unwrap().pairs_reused);
+    }
+    let _ = config(root);
+}
