@@ -40,11 +40,7 @@ pub(crate) fn program_version() -> &'static str {
 fn sign(key: &[u8; secret::LEN], head: &[u8], payload: &[u8]) -> blake3::Hash {
     let mut h = blake3::Hasher::new_keyed(key);
     h.update(head);
-    if payload.len() > 1 << 20 {
-        h.update_rayon(payload);
-    } else {
-        h.update(payload);
-    }
+    h.update(payload);
     h.finalize()
 }
 

@@ -30,7 +30,13 @@ struct Entry<'a> {
     hash: u128,
     /// The [`FileScan`], serialised on its own so it is decoded only when
     /// used and copied as is when kept.
+    #[serde(serialize_with = "as_bytes")]
     scan: &'a [u8],
+}
+
+/// Writes a byte slice in one piece (serde's default goes byte by byte).
+fn as_bytes<S: serde::Serializer>(bytes: &&[u8], s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_bytes(bytes)
 }
 
 #[derive(Debug)]
