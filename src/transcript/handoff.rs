@@ -70,6 +70,34 @@ fn not_been(lower: &str) -> Option<&'static str> {
     })
 }
 
+/// `still un<participle>` (`X and Y are still uncommitted`, `still untested`)
+/// and `but not <action>` (`implemented but not exercised`, `but not yet
+/// deployed`): a state still open.
+fn still_open(lower: &str) -> Option<&'static str> {
+    let word_after = |i: usize| {
+        lower[i..]
+            .split(|c: char| !c.is_alphanumeric() && c != '-')
+            .next()
+            .unwrap_or("")
+    };
+    let un = lower.match_indices(" still un").any(|(i, _)| {
+        let w = word_after(i + " still ".len());
+        w.len() > 5
+            && (w.ends_with("ed") || w.ends_with("en"))
+            && !["unchanged", "unaffected", "unmodified", "unharmed"].contains(&w)
+    });
+    if un {
+        return Some("still un-");
+    }
+    let but = [" but not yet ", " but not "].iter().any(|p| {
+        lower.match_indices(*p).any(|(i, _)| {
+            let w = word_after(i + p.len());
+            PENDING_ACTIONS.contains(&w) || ["wired", "used", "integrated", "enabled"].contains(&w)
+        })
+    });
+    but.then_some("but not")
+}
+
 /// A step to take before use.
 #[rustfmt::skip]
 const BEFORE: &[&str] = &[
@@ -138,8 +166,9 @@ fn one(text: &str, keyword: &str, offset: usize) -> Option<(String, String, usiz
 /// Whether a list item reads as a step for the user.
 fn imperative(item: &str) -> bool {
     let t = item.trim_start_matches(['*', '_', ' ']);
-    if t.starts_with('`') {
-        return true;
+    if let Some(rest) = t.strip_prefix('`') {
+        let (code, after) = rest.split_once('`').unwrap_or((rest, ""));
+        return command_span(code) && !reports_result(after);
     }
     let first = t
         .split_whitespace()
@@ -148,6 +177,33 @@ fn imperative(item: &str) -> bool {
         .trim_end_matches([':', ',', '.', '*'])
         .to_lowercase();
     IMPERATIVES.contains(&first.as_str())
+}
+
+/// Whether a code span reads as a command to run (`npm run dev`, `vercel
+/// --prod`), not an identifier (`parse_date`, `Config::load()`).
+fn command_span(code: &str) -> bool {
+    let mut words = code.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let known = IMPERATIVES.contains(&first.to_lowercase().as_str()) || first.starts_with("./");
+    known || (words.next().is_some() && !code.contains(['(', '{', '=']))
+}
+
+/// Words after a code span that report an outcome (`` `cargo test` passes ``,
+/// `` `npm test`: 48 passed ``, `` `make` → ok ``), not a step.
+#[rustfmt::skip]
+const RESULTS: &[&str] = &[
+    "pass", "passes", "passed", "passing", "ok", "succeeds", "succeeded", "green", "clean",
+    "works", "worked", "fails", "failed", "failing", "returns", "returned", "prints", "printed",
+    "exits", "exited", "reports", "shows", "is", "are", "was", "were",
+];
+
+fn reports_result(after: &str) -> bool {
+    let t = after.trim_start_matches([':', ' ', '—', '–', '-', '(', '*']);
+    if t.starts_with(['→', '✅', '✓', '>']) || t.starts_with(|c: char| c.is_ascii_digit()) {
+        return true;
+    }
+    let first = t.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+    RESULTS.contains(&first.to_lowercase().as_str())
 }
 
 /// Words of a lead-in that turn a list towards the user or what comes next
@@ -248,7 +304,19 @@ pub(crate) fn final_answer(
             out.push((t, "steps for the user".to_string(), offset));
         }
     }
-    let listed: std::collections::HashSet<usize> = out.iter().map(|(_, _, o)| *o).collect();
+    let mut listed: std::collections::HashSet<usize> = out.iter().map(|(_, _, o)| *o).collect();
+    // A lead-in whose list gave the candidates is no candidate itself.
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let next = lines[i + 1..].iter().position(|l| !l.trim().is_empty());
+        if line
+            .trim_end_matches(['*', '_', ' '])
+            .ends_with([':', '：'])
+            && next.is_some_and(|n| listed.contains(&(i + 1 + n)))
+        {
+            listed.insert(i);
+        }
+    }
     let mut ignored = 0;
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
         if listed.contains(&offset) {
@@ -263,6 +331,7 @@ pub(crate) fn final_answer(
             .copied()
             .find(|o| lower.contains(*o))
             .or_else(|| not_been(&lower))
+            .or_else(|| still_open(&lower))
         {
             out.extend(one(b, o.trim(), offset));
         } else if let Some(k) = BEFORE.iter().find(|k| lower.contains(*k)) {
@@ -358,6 +427,8 @@ mod tests {
         let t = "What's left:\n1. Rotate the API key\n2. Tag v2";
         assert_eq!(fin(t), ["Rotate the API key", "Tag v2"]);
         assert!(fin("Remaining tests pass. The build is green.").is_empty());
+        let t = "Draft saved.\n\nBefore submitting, fill in:\n- Demo URL\n- Team size";
+        assert_eq!(fin(t), ["Demo URL", "Team size"]);
     }
 
     #[test]
@@ -377,6 +448,10 @@ mod tests {
         assert!(fin(no_lead).is_empty());
         let report = "Fixed.\n\n### Testing\n- Run `npm test` to verify\n\nAnything else?";
         assert!(fin(report).is_empty());
+        let related = "The flag is read once.\n\nRelated helpers to look at:\n- `load_config` for defaults\n- `Config::merge()` for overrides\n\nHappy to dig further.";
+        assert!(fin(related).is_empty());
+        let verified = "Fixed.\n\nVerified before merging:\n- `cargo test` passes\n- `npm run lint` → clean\n- `make check`: 12 passed";
+        assert!(fin(verified).is_empty());
         let not_last = "Steps:\n- Run it\n\nMore text.\nAnd more.\nAnd even more.";
         assert!(fin(not_last).is_empty());
     }
@@ -403,6 +478,17 @@ mod tests {
             ["The e2e suite has not been run against devnet"]
         );
         assert!(fin("The public API has not been changed.").is_empty());
+        assert_eq!(
+            fin("The lockfile and the two docs edits are still uncommitted from earlier."),
+            ["The lockfile and the two docs edits are still uncommitted from earlier"]
+        );
+        assert_eq!(
+            fin("Retry and refund are implemented but not exercised without live keys."),
+            ["Retry and refund are implemented but not exercised without live keys"]
+        );
+        assert!(fin("The cache is still unchanged.").is_empty());
+        assert!(fin("It is supported but not required.").is_empty());
+        assert!(fin("The old flag is still understood.").is_empty());
         assert!(fin("```\nyou still need to x\n```").is_empty());
     }
 

@@ -50,6 +50,7 @@ mod handoff;
 mod keywords;
 mod lenient;
 mod markers;
+mod offer;
 mod plain;
 mod pretty;
 pub mod read;

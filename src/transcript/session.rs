@@ -3,7 +3,9 @@
 
 use super::keywords::{self, Matcher};
 use super::todo::Todos;
-use super::{Candidate, Extraction, Goal, Origin, Role, Turn, done, handoff, structure, summary};
+use super::{
+    Candidate, Extraction, Goal, Origin, Role, Turn, done, handoff, offer, structure, summary,
+};
 
 /// A message, hand-off or summary candidate a later turn may report done.
 pub(super) struct Open {
@@ -30,6 +32,9 @@ pub(super) struct Run<'m> {
     /// text, file line and whether hits report their own line. Read lazily:
     /// most messages never end an exchange.
     final_msg: Option<(String, usize, bool)>,
+    /// Work the latest assistant message offered in its closing question
+    /// ([`offer::closing`]): a candidate only if the session ends unanswered.
+    offers: Vec<(String, usize)>,
     /// Since the latest compaction summary: whether the agent answered (it
     /// continues the summary's work), and whether a user request then followed.
     answered_since_summary: bool,
@@ -59,6 +64,7 @@ impl<'m> Run<'m> {
             last_request: None,
             final_hits: Vec::new(),
             final_msg: None,
+            offers: Vec::new(),
             skip_echoes: false,
             answered_since_summary: false,
             leads,
@@ -164,11 +170,14 @@ impl<'m> Run<'m> {
                     self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
                 }
                 self.final_hits.clear();
+                self.offers.clear();
                 self.final_msg = Some((std::mem::take(&mut turn.text), line, per_line));
             }
             Role::User => {
-                // The agent's last message before this one ended an exchange.
+                // The agent's last message before this one ended an exchange;
+                // the user answered its closing offer, if any.
                 self.flush_final();
+                self.offers.clear();
                 if std::mem::take(&mut self.answered_since_summary) {
                     // The agent went on from the summary and answered; the user moved on.
                     for open in &mut self.open {
@@ -194,9 +203,14 @@ impl<'m> Run<'m> {
     fn read_final(&mut self) {
         if let Some((text, line, per_line)) = self.final_msg.take() {
             let mut long = 0;
+            let at = |o: usize| if per_line { line + o } else { line };
             self.final_hits = handoff::final_answer(self.leads, &text, self.max_line, &mut long)
                 .into_iter()
-                .map(|(t, k, o)| (t, k, if per_line { line + o } else { line }))
+                .map(|(t, k, o)| (t, k, at(o)))
+                .collect();
+            self.offers = offer::closing(&text, self.max_line)
+                .into_iter()
+                .map(|(t, o)| (t, at(o)))
                 .collect();
         }
     }
@@ -223,6 +237,16 @@ impl<'m> Run<'m> {
 
     pub(super) fn finish(mut self) -> Extraction {
         self.flush_final();
+        // The session ended on the agent's offer: nobody answered it.
+        for (text, line) in std::mem::take(&mut self.offers) {
+            self.push(
+                text,
+                "closing offer",
+                Origin::Handoff,
+                Role::Assistant,
+                line,
+            );
+        }
         let done: Vec<String> = self.todos.done().into_iter().map(str::to_string).collect();
         for open in &mut self.open {
             let c = &self.out.candidates[open.index];
