@@ -16,7 +16,6 @@ pub use similarity::{Key, close, matches_by_definition, similar};
 
 use crate::item::{Item, Signal};
 use jiff::civil::Date;
-use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 
 /// A group of items that say the same thing.
@@ -70,7 +69,7 @@ pub fn merge_with(
     }));
     let resolved = collected - open.len();
     resolutions.sort_by(|a, b| a.item.loc.cmp(&b.item.loc));
-    open.par_sort_by(|a, b| compare(a, b, as_of));
+    rank::sort(&mut open, as_of);
     let clusters = cluster(&open, threshold);
     let duplicates_merged = open.len() - clusters.len();
     Merged {

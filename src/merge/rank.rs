@@ -33,30 +33,62 @@ pub fn overdue(item: &Item, as_of: Option<Date>) -> bool {
 /// medium and low), then (for carried items) newest date first, then path
 /// and line. Text and project break the remaining ties so the order is total.
 pub fn compare(a: &Item, b: &Item, as_of: Option<Date>) -> Ordering {
-    let key = |i: &Item| {
-        let t = tier(i, as_of);
-        let date = if t == Tier::Carried {
-            Reverse(i.date)
-        } else {
-            Reverse(None)
-        };
-        let meta = i.meta.as_deref();
-        let due = meta.and_then(|m| m.due);
-        (
-            t,
-            i.status != ItemStatus::InProgress,
-            !overdue(i, as_of),
-            due.is_none(),
-            due,
-            Priority::rank(meta.and_then(|m| m.priority)),
-            date,
-        )
+    rank_key(a, as_of)
+        .cmp(&rank_key(b, as_of))
+        .then_with(|| ties(a, b))
+}
+
+/// The rank of an item before the tie-breakers of [`compare`].
+type RankKey = (
+    Tier,
+    bool,
+    bool,
+    bool,
+    Option<Date>,
+    u8,
+    Reverse<Option<Date>>,
+);
+
+fn rank_key(i: &Item, as_of: Option<Date>) -> RankKey {
+    let t = tier(i, as_of);
+    let date = if t == Tier::Carried {
+        Reverse(i.date)
+    } else {
+        Reverse(None)
     };
-    key(a)
-        .cmp(&key(b))
-        .then_with(|| a.loc.cmp(&b.loc))
+    let meta = i.meta.as_deref();
+    let due = meta.and_then(|m| m.due);
+    (
+        t,
+        i.status != ItemStatus::InProgress,
+        !overdue(i, as_of),
+        due.is_none(),
+        due,
+        Priority::rank(meta.and_then(|m| m.priority)),
+        date,
+    )
+}
+
+/// Path and line, then text and project: the tie-breakers of [`compare`].
+fn ties(a: &Item, b: &Item) -> Ordering {
+    a.loc
+        .cmp(&b.loc)
         .then_with(|| a.text.cmp(&b.text))
         .then_with(|| a.project.cmp(&b.project))
+}
+
+/// Sorts items by [`compare`] (stable), computing each item's rank once.
+pub(super) fn sort(items: &mut Vec<Item>, as_of: Option<Date>) {
+    use rayon::prelude::*;
+    let keys: Vec<RankKey> = items.iter().map(|i| rank_key(i, as_of)).collect();
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.par_sort_by(|&a, &b| {
+        keys[a]
+            .cmp(&keys[b])
+            .then_with(|| ties(&items[a], &items[b]))
+    });
+    let mut slots: Vec<Option<Item>> = std::mem::take(items).into_iter().map(Some).collect();
+    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
 }
 
 #[cfg(test)]
@@ -130,6 +162,22 @@ mod tests {
             ]
         );
         assert!(overdue(&v[2], as_of) && !overdue(&v[3], as_of));
+    }
+
+    #[test]
+    fn sort_is_a_stable_sort_by_compare() {
+        let as_of = Some(date(2026, 5, 6));
+        let mut v: Vec<Item> = (0..40u32)
+            .map(|n| {
+                let kind = SourceKind::ALL[n as usize % SourceKind::ALL.len()];
+                let d = (n % 3 != 0).then(|| date(2026, 5, 1 + (n % 6) as i8));
+                item(kind, d, ["a.md", "b.md"][n as usize % 2], n % 7)
+            })
+            .collect();
+        let mut expect = v.clone();
+        expect.sort_by(|a, b| compare(a, b, as_of));
+        sort(&mut v, as_of);
+        assert_eq!(v, expect);
     }
 
     #[test]

@@ -94,7 +94,8 @@ pub fn resolve_with(
     // so (without a memo to fill) its scan stops at a binary-searched id.
     let (entries, lists): (Vec<(TextKey<'_>, Matches)>, Vec<Vec<usize>>) = {
         let mut all: Vec<(TextKey<'_>, (Matches, Vec<usize>))> = distinct.into_iter().collect();
-        all.sort_by(|a, b| {
+        // Keys are distinct, so the order is total (an unstable sort is exact).
+        all.sort_unstable_by(|a, b| {
             (!a.1.0.undated, std::cmp::Reverse(a.1.0.latest), a.0).cmp(&(
                 !b.1.0.undated,
                 std::cmp::Reverse(b.1.0.latest),
@@ -115,8 +116,8 @@ pub fn resolve_with(
         let e = needs.entry(tk).or_insert(i.date);
         *e = (*e).min(i.date);
     }
-    let mut queries: Vec<(TextKey<'_>, Option<Date>)> = needs.into_iter().collect();
-    queries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    // In any order: each query's answer depends on the query alone.
+    let queries: Vec<(TextKey<'_>, Option<Date>)> = needs.into_iter().collect();
     if let Some(m) = memo.as_deref_mut()
         && !m.usable(threshold)
     {

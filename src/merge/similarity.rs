@@ -54,10 +54,19 @@ pub struct Bigrams(pub [u64; 4]);
 
 impl Bigrams {
     fn of(text: &str) -> Bigrams {
+        if !text.is_ascii() {
+            return Bigrams::of_chars(text.chars());
+        }
+        // A byte of ASCII text is its character.
+        Bigrams::of_chars(text.bytes().map(char::from))
+    }
+
+    fn of_chars(chars: impl Iterator<Item = char>) -> Bigrams {
         let mut bits = [0u64; 4];
-        let mut prev = '\u{0}';
-        for c in text.chars() {
-            let h = (prev as u32).wrapping_mul(0x9E37_79B1) ^ (c as u32).wrapping_mul(0x85EB_CA77);
+        let mut prev = 0u32;
+        for c in chars {
+            let c = c as u32;
+            let h = prev.wrapping_mul(0x9E37_79B1) ^ c.wrapping_mul(0x85EB_CA77);
             let slot = (h.rotate_left(13).wrapping_mul(0xC2B2_AE3D) >> 24) as usize;
             bits[slot >> 6] |= 1 << (slot & 63);
             prev = c;
@@ -201,6 +210,16 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn ascii_keys_hash_and_count_like_characters(a in "[ -~]{0,40}") {
+            proptest::prop_assert_eq!(Bigrams::of(&a), Bigrams::of_chars(a.chars()));
+            let mut sig = [0u16; SIG_BUCKETS];
+            for c in a.chars() {
+                sig[(c as u32 as usize) % SIG_BUCKETS] += 1;
+            }
+            proptest::prop_assert_eq!(Signature::of(&a), (Signature(sig), a.chars().count()));
+        }
+
         #[test]
         fn similar_is_exactly_the_strsim_rule(a in "[a-e ]{0,30}", b in "[a-e ]{0,30}", t in 0.5f64..1.0) {
             let expect = crate::normalize::similarity(&a, &b) >= t;
