@@ -133,9 +133,26 @@ fn starts_with_phrase(h: &str, phrase: &str) -> bool {
     !phrase.is_empty() && h.starts_with(phrase) && at_boundary(h, 0, phrase)
 }
 
+/// Whether `phrase` occurs in `h` on word boundaries (occurrences found
+/// left to right without overlap, by `memchr` to the phrase's first byte).
 fn contains_phrase(h: &str, phrase: &str) -> bool {
-    h.match_indices(phrase)
-        .any(|(at, _)| at_boundary(h, at, phrase))
+    let (hb, pb) = (h.as_bytes(), phrase.as_bytes());
+    let Some(&first) = pb.first() else {
+        return true;
+    };
+    let mut from = 0;
+    while let Some(off) = memchr::memchr(first, &hb[from..]) {
+        let at = from + off;
+        if hb[at..].starts_with(pb) {
+            if at_boundary(h, at, phrase) {
+                return true;
+            }
+            from = at + pb.len();
+        } else {
+            from = at + 1;
+        }
+    }
+    false
 }
 
 /// The configured heading lists, normalized once.
@@ -510,6 +527,17 @@ mod tests {
             h in "[ a-zA-Z0-9\t\u{b}\u{a0}'’()—–:/&.,!?;#*_\\-]{0,24}|[ 다음세션ＮＥＸＴ①ﬁ🚀\u{3000}a-z:-]{0,12}"
         ) {
             proptest::prop_assert_eq!(normalize_heading(&h), normalize_reference(&h), "{:?}", h);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn phrase_search_equals_match_indices(
+            h in "[a-c 다음-]{0,16}",
+            phrase in "[a-c 다음-]{1,4}",
+        ) {
+            let want = h.match_indices(phrase.as_str()).any(|(at, _)| at_boundary(&h, at, &phrase));
+            proptest::prop_assert_eq!(contains_phrase(&h, &phrase), want);
         }
     }
 }
