@@ -42,6 +42,8 @@ struct ToolInput {
     file_path: Loose,
     /// `MultiEdit`.
     edits: NewStrings,
+    /// `ExitPlanMode`: the plan, read as a `<proposed_plan>` block.
+    plan: Loose,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -168,6 +170,10 @@ impl<'de> Lenient<'de> for Content {
                 (Some("tool_use"), _) => {
                     if let (Some(name), Some(mut input)) = (block.name.as_str(), block.input.0) {
                         acted.extend(input.acted());
+                        if let ("ExitPlanMode", Loose::Str(plan)) = (name, &input.plan) {
+                            let block = format!("<proposed_plan>\n{plan}\n</proposed_plan>");
+                            blocks.push((Some("text".to_owned()), block));
+                        }
                         if let Some(op) = todo_op(name, input) {
                             todos.push(op);
                         }

@@ -15,9 +15,10 @@
 //!   before using") gives the clause;
 //! - the list that closes it (at most two lines after it) when a lead-in (a
 //!   line ending in `:`, a heading or a bold line) turned to the user or what
-//!   comes next ([`LEAD_HINTS`]) introduces it and every item
-//!   starts with an imperative verb ([`IMPERATIVES`]) or a `command`: steps left
-//!   to the user ("To try it:\n1. Add your key to `.env`\n2. Run `npm run dev`").
+//!   comes next introduces it and every item starts with an imperative verb or
+//!   a command: steps left to the user ("To try it:\n1. Add your key to
+//!   `.env`\n2. Run `npm run dev`"); and steps given as fenced code — see
+//!   [`super::steps`].
 //!
 //! In **any assistant message**: a step offered for later ([`LATER`]: "You can
 //! delete them when ready") gives the step without the offer.
@@ -27,6 +28,7 @@
 
 use super::keywords::{Fence, Matcher, list_item_body, strip_checkbox};
 use super::markers::tidy;
+use super::steps::{closing_steps, code_steps};
 use super::structure::{self, is_table_row, sentences};
 
 /// Sentence openings that hand a step to the user; the step follows.
@@ -106,21 +108,6 @@ const BEFORE: &[&str] = &[
     "before going live", "before launching",
 ];
 
-/// Verbs that open a step for the user (lowercase). Words that are as often
-/// nouns in status lists (`test`, `build`, `check`, `review`) are left out.
-#[rustfmt::skip]
-const IMPERATIVES: &[&str] = &[
-    "add", "run", "set", "install", "create", "copy", "paste", "fill", "replace", "update",
-    "deploy", "open", "visit", "go", "get", "fund", "configure", "restart", "export", "enable",
-    "sign", "register", "upload", "submit", "attach", "provide", "connect", "start", "push",
-    "commit", "merge", "rotate", "verify", "confirm", "delete", "remove", "rename", "move",
-    "generate", "request", "apply", "approve", "point", "record", "send", "share", "invite",
-    "switch", "log", "top", "claim", "mint", "download", "clone", "cd", "npm", "pnpm", "yarn",
-    "npx", "cargo", "pip", "docker", "git", "make", "edit", "put", "grant", "reload", "redeploy",
-    "re-run", "rerun", "import", "wrap", "use", "drop", "publish", "tag", "schedule", "ask",
-    "contact", "email", "post", "fix", "write", "choose", "pick", "decide",
-];
-
 /// A step offered for later, and the offers that introduce it.
 #[rustfmt::skip]
 const LATER: &[&str] = &[
@@ -163,129 +150,6 @@ fn one(text: &str, keyword: &str, offset: usize) -> Option<(String, String, usiz
     (t.split_whitespace().count() >= 2).then(|| (t, keyword.to_string(), offset))
 }
 
-/// Whether a list item reads as a step for the user.
-fn imperative(item: &str) -> bool {
-    let t = item.trim_start_matches(['*', '_', ' ']);
-    if let Some(rest) = t.strip_prefix('`') {
-        let (code, after) = rest.split_once('`').unwrap_or((rest, ""));
-        return command_span(code) && !reports_result(after);
-    }
-    let first = t
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
-        .trim_end_matches([':', ',', '.', '*'])
-        .to_lowercase();
-    IMPERATIVES.contains(&first.as_str())
-}
-
-/// Whether a code span reads as a command to run (`npm run dev`, `vercel
-/// --prod`), not an identifier (`parse_date`, `Config::load()`).
-fn command_span(code: &str) -> bool {
-    let mut words = code.split_whitespace();
-    let first = words.next().unwrap_or("");
-    let known = IMPERATIVES.contains(&first.to_lowercase().as_str()) || first.starts_with("./");
-    known || (words.next().is_some() && !code.contains(['(', '{', '=']))
-}
-
-/// Words after a code span that report an outcome (`` `cargo test` passes ``,
-/// `` `npm test`: 48 passed ``, `` `make` → ok ``), not a step.
-#[rustfmt::skip]
-const RESULTS: &[&str] = &[
-    "pass", "passes", "passed", "passing", "ok", "succeeds", "succeeded", "green", "clean",
-    "works", "worked", "fails", "failed", "failing", "returns", "returned", "prints", "printed",
-    "exits", "exited", "reports", "shows", "is", "are", "was", "were",
-];
-
-fn reports_result(after: &str) -> bool {
-    let t = after.trim_start_matches([':', ' ', '—', '–', '-', '(', '*']);
-    if t.starts_with(['→', '✅', '✓', '>']) || t.starts_with(|c: char| c.is_ascii_digit()) {
-        return true;
-    }
-    let first = t.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
-    RESULTS.contains(&first.to_lowercase().as_str())
-}
-
-/// Words of a lead-in that turn a list towards the user or what comes next
-/// (`To try it yourself:`, `Before going live:`, `Setup steps:`), unlike a
-/// report heading (`Testing:`, `Changes:`).
-#[rustfmt::skip]
-const LEAD_HINTS: &[&str] = &[
-    "you", "your", "yourself", "to", "before", "after", "once", "then", "next", "step",
-    "steps", "manual", "manually", "setup", "set", "install", "deploy", "run", "go",
-    "remaining", "todo", "action", "actions", "still", "left", "later", "launch", "live",
-];
-
-fn addresses_user(lead: &str) -> bool {
-    lead.split(|c: char| !c.is_alphanumeric())
-        .any(|w| LEAD_HINTS.contains(&w.to_lowercase().as_str()))
-}
-
-/// The top-level items of the list that closes a message, with their 0-based
-/// lines, when a lead-in introduces it and every item is a step.
-fn closing_steps(text: &str) -> Vec<(String, usize)> {
-    let mut fence = Fence::default();
-    // (line, is code or blank, list body with indent)
-    let lines: Vec<(usize, &str, bool)> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i, l, fence.is_code(l)))
-        .collect();
-    let content: Vec<&(usize, &str, bool)> = lines
-        .iter()
-        .filter(|(_, l, _)| !l.trim().is_empty())
-        .collect();
-    // Walk back from the end: at most two closing lines, then the list.
-    let mut k = content.len();
-    let mut after = 0;
-    while k > 0 && list_item_body(content[k - 1].1).is_none() {
-        k -= 1;
-        after += 1;
-        if after > 2 {
-            return Vec::new();
-        }
-    }
-    // (body, line, indent), last item first.
-    let mut items: Vec<(String, usize, usize)> = Vec::new();
-    let mut base: Option<usize> = None;
-    while k > 0 {
-        let (i, line, code) = *content[k - 1];
-        let indent = line.len() - line.trim_start().len();
-        match list_item_body(line) {
-            Some(body) if !code => {
-                if base.is_none_or(|b| indent <= b) {
-                    base = Some(indent);
-                }
-                items.push((body.to_string(), i, indent));
-            }
-            _ if !code && base.is_some_and(|b| indent > b) => {}
-            _ => break,
-        }
-        k -= 1;
-    }
-    // Items deeper than the final base are nested ones.
-    let Some(base) = base else { return Vec::new() };
-    let lead = k.checked_sub(1).map(|j| content[j].1.trim());
-    let introduced = lead.is_some_and(|l| {
-        let l = l.trim_end_matches(['*', '_', ' ']);
-        let shape =
-            l.ends_with([':', '：']) || l.starts_with('#') || (l.starts_with("**") && l.len() > 4);
-        shape && addresses_user(l)
-    });
-    let top: Vec<(String, usize)> = items
-        .into_iter()
-        .rev()
-        .filter(|&(_, _, indent)| indent <= base)
-        .map(|(b, i, _)| (b, i))
-        .collect();
-    if !introduced || top.is_empty() || !top.iter().all(|(b, _)| imperative(strip_checkbox(b))) {
-        return Vec::new();
-    }
-    top.into_iter()
-        .map(|(b, i)| (structure::item_text(&b), i))
-        .collect()
-}
-
 /// Hand-off candidates of a final answer: `(text, keyword, 0-based line)`.
 pub(crate) fn final_answer(
     leads: &Matcher,
@@ -299,7 +163,10 @@ pub(crate) fn final_answer(
         .collect();
     let mut seen: std::collections::HashSet<String> =
         out.iter().map(|(t, _, _)| t.clone()).collect();
-    for (t, offset) in closing_steps(text) {
+    for (t, offset) in closing_steps(text)
+        .into_iter()
+        .chain(code_steps(text, max_line))
+    {
         if seen.insert(t.clone()) {
             out.push((t, "steps for the user".to_string(), offset));
         }

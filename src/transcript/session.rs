@@ -4,7 +4,7 @@
 use super::keywords::{self, Matcher};
 use super::todo::Todos;
 use super::{
-    Candidate, Extraction, Goal, Origin, Role, Turn, done, handoff, offer, structure, summary,
+    Candidate, Extraction, Goal, Origin, Role, Turn, done, handoff, offer, plan, structure, summary,
 };
 
 /// A message, hand-off or summary candidate a later turn may report done.
@@ -168,6 +168,15 @@ impl<'m> Run<'m> {
                 self.answered_since_summary = true;
                 for (text, keyword, offset) in handoff::later(&turn.text, self.max_line) {
                     self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
+                }
+                for (text, offset) in plan::outside_steps(&turn.text, self.max_line) {
+                    self.push(
+                        text,
+                        "plan step",
+                        Origin::Handoff,
+                        Role::Assistant,
+                        at(offset),
+                    );
                 }
                 self.final_hits.clear();
                 self.offers.clear();
