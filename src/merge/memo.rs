@@ -8,11 +8,17 @@
 //! that matched it. A later run ([`super::merge_with`]) then answers a
 //! known item text from its list (for the entries still present) and
 //! compares it with the *new* entry texts only; an unknown item text is
-//! compared with everything. The memo is rebuilt after every run.
+//! compared with every entry its dates allow. The memo is rebuilt after every run.
 //!
 //! Texts are identified by a 128-bit SipHash-1-3 of (key, project, private
 //! mark) keyed by a random salt kept in the memo, never by the text itself,
-//! so the memo holds no vault text.
+//! so the memo holds no vault text. The identity also covers the dates that
+//! bound the comparison: an entry's latest date (and whether one of its
+//! signals is undated), an item text's earliest date. A run compares an item
+//! text only with entries not older than its earliest item (older ones can
+//! resolve none of them), and the memo's lists are complete for exactly
+//! those; an entry or item text whose dates moved is a new text to the memo
+//! and is compared afresh.
 //!
 //! Trust: the memo comes from the vault's cache directory, which is vault
 //! content. Every remembered *match* is re-checked with the real comparison
@@ -27,11 +33,11 @@
 
 use serde::{Deserialize, Serialize};
 use siphasher::sip128::{Hasher128, SipHasher13};
-use std::hash::Hasher;
+use std::hash::{Hash, Hasher};
 
 /// Version of the memo's meaning: bump it whenever the comparison
 /// (similarity, guards, key) changes, so old answers are not reused.
-pub const MEMO_VERSION: u32 = 1;
+pub const MEMO_VERSION: u32 = 2;
 
 /// The identity of one distinct (matching key, project, private mark).
 pub(super) type TextId = [u64; 2];
@@ -107,9 +113,19 @@ impl PairMemo {
         };
     }
 
-    /// The identity of a text under this memo's salt.
-    pub(super) fn id(&self, norm: &str, project: Option<&str>, private: Option<u64>) -> TextId {
+    /// The identity of a text under this memo's salt, with `stamp`: the
+    /// dates that bound which pairs a run compared (an entry's undated flag
+    /// and latest date, a query's earliest item date), so that a text whose
+    /// dates moved is a new text to the memo.
+    pub(super) fn id(
+        &self,
+        norm: &str,
+        project: Option<&str>,
+        private: Option<u64>,
+        stamp: impl Hash,
+    ) -> TextId {
         let mut h = SipHasher13::new_with_keys(self.salt[0], self.salt[1]);
+        stamp.hash(&mut h);
         h.write(norm.as_bytes());
         h.write_u8(0xff);
         match project {
@@ -223,15 +239,16 @@ mod tests {
     #[test]
     fn identities_depend_on_every_part_and_the_salt() {
         let m = PairMemo::with_salt([1, 2]);
-        let base = m.id("fix login", Some("p"), None);
-        assert_eq!(base, m.id("fix login", Some("p"), None));
-        assert_ne!(base, m.id("fix login", None, None));
-        assert_ne!(base, m.id("fix login", Some("q"), None));
-        assert_ne!(base, m.id("fix login", Some("p"), Some(7)));
-        assert_ne!(base, m.id("fix logi", Some("np"), None));
+        let base = m.id("fix login", Some("p"), None, 0u8);
+        assert_eq!(base, m.id("fix login", Some("p"), None, 0u8));
+        assert_ne!(base, m.id("fix login", None, None, 0u8));
+        assert_ne!(base, m.id("fix login", Some("q"), None, 0u8));
+        assert_ne!(base, m.id("fix login", Some("p"), Some(7), 0u8));
+        assert_ne!(base, m.id("fix logi", Some("np"), None, 0u8));
+        assert_ne!(base, m.id("fix login", Some("p"), None, 1u8));
         assert_ne!(
             base,
-            PairMemo::with_salt([1, 3]).id("fix login", Some("p"), None)
+            PairMemo::with_salt([1, 3]).id("fix login", Some("p"), None, 0u8)
         );
     }
 

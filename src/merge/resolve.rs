@@ -91,7 +91,7 @@ pub fn resolve_with(
     }
     // Entries with an undated signal first, then newest first: a query whose
     // items are all dated on or after D never needs an entry older than D,
-    // so (without a memo to fill) its scan stops at a binary-searched id.
+    // so its scan stops at a binary-searched id.
     let (entries, lists): (Vec<(TextKey<'_>, Matches)>, Vec<Vec<usize>>) = {
         let mut all: Vec<(TextKey<'_>, (Matches, Vec<usize>))> = distinct.into_iter().collect();
         // Keys are distinct, so the order is total (an unstable sort is exact).
@@ -123,15 +123,18 @@ pub fn resolve_with(
     {
         m.clear(threshold);
     }
-    let ids = |m: &PairMemo, tks: &mut dyn Iterator<Item = TextKey<'_>>| -> Vec<TextId> {
-        tks.map(|(n, p, x)| m.id(n, p, x)).collect()
-    };
-    let entry_ids: Vec<TextId> = memo
-        .as_deref()
-        .map_or_else(Vec::new, |m| ids(m, &mut entries.iter().map(|e| e.0)));
-    let query_ids: Vec<TextId> = memo
-        .as_deref()
-        .map_or_else(Vec::new, |m| ids(m, &mut queries.iter().map(|q| q.0)));
+    let entry_ids: Vec<TextId> = memo.as_deref().map_or_else(Vec::new, |m| {
+        entries
+            .iter()
+            .map(|((n, p, x), d)| m.id(n, *p, *x, (d.undated, d.latest)))
+            .collect()
+    });
+    let query_ids: Vec<TextId> = memo.as_deref().map_or_else(Vec::new, |m| {
+        queries
+            .iter()
+            .map(|((n, p, x), earliest)| m.id(n, *p, *x, earliest))
+            .collect()
+    });
     let reuse = memo.as_deref().map(|m| Reuse::new(m, &entry_ids));
     let mut index = SimIndex::default();
     // The entries the memo never compared against: known item texts are
@@ -143,8 +146,8 @@ pub fn resolve_with(
             fresh.insert(*p, k, id as u32);
         }
     }
-    // Every matching entry of each distinct item text, most similar first
-    // (without a memo: every one that can resolve one of its items).
+    // Every matching entry of each distinct item text not older than its
+    // earliest item (the others can resolve none of them), most similar first.
     let found: Vec<Vec<(u32, f64)>> = queries
         .par_iter()
         .enumerate()
@@ -168,7 +171,6 @@ pub fn resolve_with(
                     });
                     (&fresh, u32::MAX)
                 }
-                None if reuse.is_some() => (&index, u32::MAX),
                 None => {
                     let below = earliest.map_or(u32::MAX, |d| {
                         entries.partition_point(|(_, m)| m.undated || m.latest >= Some(d)) as u32
