@@ -13,7 +13,6 @@ use crate::parse::{
 };
 use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
-use std::borrow::Cow;
 
 /// Everything one file contributes (serialisable: the cache keeps it per
 /// file, src/cache).
@@ -237,15 +236,15 @@ pub(crate) fn scan_read(
         FileRole::Inbox { .. } => inbox_project(&text),
         _ => None,
     };
-    apply_rules(file, &doc, known, file_project, &mut scan);
+    apply_rules(file, doc, known, file_project, &mut scan);
     Ok(scan)
 }
 
 /// `known` is the discovered project list (strictly sorted slugs), looked
-/// up by binary search.
+/// up by binary search. The entries' texts move into the items and signals.
 fn apply_rules(
     file: &SourceFile,
-    doc: &ParsedDoc,
+    doc: ParsedDoc,
     known: &[String],
     file_project: Option<String>,
     scan: &mut FileScan,
@@ -282,19 +281,31 @@ fn apply_rules(
                 .any(|s| matches!(s, SessionProject::Project(p) if p == tag))
     };
     let (mut open_count, mut done_count) = (0, 0);
-    for entry in &doc.entries {
+    for mut entry in doc.entries {
         // A leading `(Tag)` naming no known project stays in the text.
         // A leading `(A)` (one capital letter) naming no project is a
         // todo.txt priority.
-        let mut meta = entry.meta.clone();
-        let (tag, text) = match (&entry.tag, &entry.tag_raw) {
-            (Some(t), _) if is_known(t) => (Some(t.clone()), Cow::Borrowed(entry.text.as_str())),
+        let mut meta = entry.meta.take();
+        let entry_text = std::mem::take(&mut entry.text);
+        let (tag, text) = match (entry.tag.take(), &entry.tag_raw) {
+            (Some(t), _) if is_known(&t) => (Some(t), entry_text),
             (Some(_), Some(raw)) if todo_txt_priority(raw).is_some() => {
                 meta.get_or_insert_default().priority = todo_txt_priority(raw);
-                (None, Cow::Borrowed(entry.text.as_str()))
+                (None, entry_text)
             }
-            (Some(_), Some(raw)) => (None, Cow::Owned(format!("({raw}) {}", entry.text))),
-            _ => (None, Cow::Borrowed(entry.text.as_str())),
+            (Some(_), Some(raw)) => (None, format!("({raw}) {entry_text}")),
+            _ => (None, entry_text),
+        };
+        // A goal or skip record keeps the text too (journal_extras).
+        let extras = kind == SourceKind::JournalNext
+            && matches!(entry.role, Some(Role::Goal | Role::Skipped));
+        let mut text = text;
+        let own = |text: &mut String| {
+            if extras {
+                text.clone()
+            } else {
+                std::mem::take(text)
+            }
         };
         let (project, untagged) = match (&tag, &path_project) {
             (Some(tag), _) => (Some(tag.clone()), None),
@@ -353,8 +364,8 @@ fn apply_rules(
         }
         if resolves {
             scan.signals.push(Signal {
-                text: text.to_string(),
                 norm: key(&text),
+                text: own(&mut text),
                 private: entry.private,
                 project: project.clone(),
                 date,
@@ -364,7 +375,7 @@ fn apply_rules(
             scan.items.push(Item {
                 norm: key(&text),
                 private: entry.private,
-                text: text.to_string(),
+                text: own(&mut text),
                 project: project.clone(),
                 kind,
                 loc: loc.clone(),
