@@ -167,7 +167,7 @@ JW=$(find "$LW/journal" -name '*.md' | sort | tail -1)
 EDIT_CMD="printf -- '- [ ] warm bench edit %s\\n' \"\$(date +%s%N)\" >> '$JW'"
 hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-csv "$RESULTS/L-warm.csv" \
     --prepare "$EDIT_CMD" \
-    -n "active-status regen, warm (L)" "$BIN --root '$LW' -q regen" \
+    -n "active-status regen warm (L)" "$BIN --root '$LW' -q regen" \
     -n "rg -c (L)" "$RG_CMD"
 HF_WARM_L=$(csv_mean "$RESULTS/L-warm.csv" 1)
 HF_WARM_RG=$(csv_mean "$RESULTS/L-warm.csv" 2)
@@ -185,7 +185,7 @@ IL_WARM_RATIO=$(printf '%s\n' "${warm_ratios[@]}" | median | awk '{ printf "%.2f
 log "hyperfine on a copy of M: hook session-start, warm"
 HOOK_WARM_CMD="echo '{\"cwd\":\"$MW\",\"source\":\"startup\"}' | $BIN hook session-start"
 hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-csv "$RESULTS/hook-M-warm.csv" \
-    -n "hook session-start, warm (M)" "$HOOK_WARM_CMD"
+    -n "hook session-start warm (M)" "$HOOK_WARM_CMD"
 HF_HOOK_M_WARM=$(csv_mean "$RESULTS/hook-M-warm.csv" 1)
 
 # --- 6. summary ---------------------------------------------------------------
