@@ -28,7 +28,7 @@
 
 use super::keywords::{Fence, Matcher, list_item_body, strip_checkbox};
 use super::markers::tidy;
-use super::steps::{closing_steps, code_steps};
+use super::steps::{closing_steps, code_steps, step_verb};
 use super::structure::{self, is_table_row, sentences};
 
 /// Sentence openings that hand a step to the user; the step follows.
@@ -201,6 +201,8 @@ pub(crate) fn final_answer(
             .or_else(|| still_open(&lower))
         {
             out.extend(one(b, o.trim(), offset));
+        } else if let Some(task) = named_task(b, &lower) {
+            out.extend(one(task, "task:", offset));
         } else if let Some(k) = BEFORE.iter().find(|k| lower.contains(*k)) {
             // The clause holding it: after the last `, so ` / `; ` / `: ` before it.
             let at = lower.find(k).unwrap_or(0);
@@ -218,6 +220,40 @@ pub(crate) fn final_answer(
         }
     }
     *long += ignored;
+    out
+}
+
+/// A task introduced by the noun `task:` ("Critical day-one task: verify the
+/// webhook secret") when a step verb follows it.
+fn named_task<'a>(b: &'a str, lower: &str) -> Option<&'a str> {
+    let at = ["task: ", "tasks: "]
+        .iter()
+        .find_map(|t| lower.find(t).map(|i| i + t.len()))?;
+    let rest = b.get(at..)?.trim_start_matches(['*', '_', ' ']);
+    step_verb(rest).then_some(rest)
+}
+
+/// Work put off with a condition, in any assistant message: a sentence with
+/// `unless` and `later` after it ("Refunds are intentionally blocked unless
+/// the policy is expanded later") gives the sentence.
+pub(crate) fn deferred(text: &str, max_line: usize) -> Vec<(String, String, usize)> {
+    if !text.contains(" unless ") {
+        return Vec::new();
+    }
+    let mut ignored = 0;
+    let mut out = Vec::new();
+    for (offset, sentence) in prose(text, max_line, &mut ignored) {
+        let b = body(&sentence);
+        let lower = b.to_lowercase();
+        let later = lower.find(" unless ").is_some_and(|i| {
+            lower[i..]
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == "later")
+        });
+        if later {
+            out.extend(one(b, "unless … later", offset));
+        }
+    }
     out
 }
 
@@ -346,6 +382,11 @@ mod tests {
         );
         assert!(fin("The public API has not been changed.").is_empty());
         assert_eq!(
+            fin("- Critical day-one task: verify the webhook secret in production"),
+            ["Verify the webhook secret in production"]
+        );
+        assert!(fin("Task: the parser was slow.").is_empty());
+        assert_eq!(
             fin("The lockfile and the two docs edits are still uncommitted from earlier."),
             ["The lockfile and the two docs edits are still uncommitted from earlier"]
         );
@@ -357,6 +398,19 @@ mod tests {
         assert!(fin("It is supported but not required.").is_empty());
         assert!(fin("The old flag is still understood.").is_empty());
         assert!(fin("```\nyou still need to x\n```").is_empty());
+    }
+
+    #[test]
+    fn work_put_off_with_a_condition() {
+        assert_eq!(
+            texts(deferred(
+                "Done. Refunds are intentionally blocked unless the policy is expanded later.",
+                400
+            )),
+            ["Refunds are intentionally blocked unless the policy is expanded"]
+        );
+        assert!(deferred("It fails unless the key is set.", 400).is_empty());
+        assert!(deferred("Later it retries unless stopped.", 400).is_empty());
     }
 
     #[test]

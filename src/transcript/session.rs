@@ -12,8 +12,8 @@ pub(super) struct Open {
     index: usize,
     /// Its code names ([`done::names`]).
     names: Vec<String>,
-    /// Its words of four letters or more ([`summary::significant`]).
-    words: Vec<String>,
+    /// Its words of four letters or more, per step ([`summary::parts`]).
+    words: Vec<Vec<String>>,
     resolved: bool,
 }
 
@@ -76,7 +76,7 @@ impl<'m> Run<'m> {
             self.open.push(Open {
                 index: self.out.candidates.len(),
                 names: done::names(&text),
-                words: summary::significant(&text),
+                words: summary::parts(&text),
                 resolved: false,
             });
         }
@@ -101,15 +101,15 @@ impl<'m> Run<'m> {
             return;
         }
         self.read_final();
-        let done = |names: &[String], words: &[String]| {
-            lines.iter().any(|w| summary::covers(words, w))
+        let done = |names: &[String], words: &[Vec<String>]| {
+            lines.iter().any(|w| summary::covers_parts(words, w))
                 || turn.acted.iter().any(|a| done::acted_on(names, a))
         };
         for open in self.open.iter_mut().filter(|o| !o.resolved) {
             open.resolved = done(&open.names, &open.words);
         }
         self.final_hits
-            .retain(|(text, _, _)| !done(&done::names(text), &summary::significant(text)));
+            .retain(|(text, _, _)| !done(&done::names(text), &summary::parts(text)));
     }
 
     /// One turn, `line` being the file line of its record (JSONL) or of its
@@ -167,6 +167,9 @@ impl<'m> Run<'m> {
             Role::Assistant if answer => {
                 self.answered_since_summary = true;
                 for (text, keyword, offset) in handoff::later(&turn.text, self.max_line) {
+                    self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
+                }
+                for (text, keyword, offset) in handoff::deferred(&turn.text, self.max_line) {
                     self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
                 }
                 for (text, offset) in plan::outside_steps(&turn.text, self.max_line) {

@@ -155,7 +155,7 @@ const STEP_VERBS: &[&str] = &[
 /// Connectors that open a further step ("Then retry the deploy.").
 const CONNECTORS: &[&str] = &["then ", "next, ", "after that, ", "finally, ", "and then "];
 
-fn step_verb(text: &str) -> bool {
+pub(crate) fn step_verb(text: &str) -> bool {
     let first = text
         .split_whitespace()
         .next()

@@ -231,12 +231,41 @@ pub(crate) fn covers(wanted: &[String], words: &[String]) -> bool {
     !wanted.is_empty() && have * 2 >= wanted.len()
 }
 
+/// The [`significant`] words of each step of a task that joins steps with
+/// `and <step verb>` or `, then` ("Build the program and copy its IDL to
+/// app/" is two steps); a single step gives one part.
+pub(crate) fn parts(text: &str) -> Vec<Vec<String>> {
+    let lower = text.to_lowercase();
+    let mut cuts = vec![0];
+    for sep in [" and ", ", then ", "; then "] {
+        for (i, _) in lower.match_indices(sep) {
+            let rest = &text[i + sep.len()..];
+            if sep != " and " || super::steps::step_verb(rest) {
+                cuts.push(i);
+            }
+        }
+    }
+    cuts.sort_unstable();
+    cuts.push(text.len());
+    cuts.windows(2)
+        .map(|w| significant(&text[w[0]..w[1]]))
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// Whether a done line covers every step of a task ([`parts`]): a short,
+/// loose line ("I built the program") does not settle a longer task ("Build
+/// the program and copy its IDL to app/").
+pub(crate) fn covers_parts(parts: &[Vec<String>], words: &[String]) -> bool {
+    !parts.is_empty() && parts.iter().all(|p| covers(p, words))
+}
+
 /// Whether `line` reports `item` done: it holds a done word and at least half
 /// of the item's words of four or more letters.
 #[cfg(test)]
 pub(crate) fn reports_done(item: &str, line: &str) -> bool {
-    let wanted = significant(item);
-    done_lines(line).iter().any(|w| covers(&wanted, w))
+    let wanted = parts(item);
+    done_lines(line).iter().any(|w| covers_parts(&wanted, w))
 }
 
 /// Whether two task texts name the same task: at least half of the words of
@@ -301,6 +330,15 @@ Summary:\n1. Primary Request and Intent:\n   Make the parser strict.\n\
         assert!(!reports_done(
             "Add a fuzz target for the lexer",
             "Done with the parser."
+        ));
+        // A short, loose line does not settle a longer step.
+        assert!(!reports_done(
+            "Build the Anchor program and copy its IDL to app/",
+            "ok I built the anchor program"
+        ));
+        assert!(reports_done(
+            "Build the Anchor program and copy its IDL to app/",
+            "Built the anchor program: done, and the IDL copy is in app/."
         ));
     }
 }
