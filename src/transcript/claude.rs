@@ -17,6 +17,37 @@ pub(super) struct Block {
     text: Loose,
     name: Loose,
     input: Obj<ToolInput>,
+    /// `tool_use`: the call's id; `tool_result`: `tool_use_id` names it.
+    id: Loose,
+    tool_use_id: Loose,
+    /// `tool_result`: what the tool answered.
+    content: ResultText,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct TextItem {
+    text: Loose,
+}
+
+/// A tool result's content: a string or an array of text blocks, joined.
+#[derive(Debug, Default)]
+struct ResultText(String);
+
+impl<'de> Lenient<'de> for ResultText {
+    fn string(s: String) -> Self {
+        ResultText(s)
+    }
+    fn seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        let mut out = String::new();
+        while let Some(item) = seq.next_element::<Obj<TextItem>>()? {
+            if let Some(t) = item.0.as_ref().and_then(|i| i.text.as_str()) {
+                out.push_str(t);
+                out.push('\n');
+            }
+        }
+        Ok(ResultText(out))
+    }
 }
 
 /// The input of a tool call: todo tools (`TodoWrite`, `TaskCreate`,
@@ -138,14 +169,17 @@ pub(super) struct Content(
     bool,
 );
 
-fn todo_op(name: &str, input: ToolInput) -> Option<TodoOp> {
+fn todo_op(name: &str, call: &Loose, input: ToolInput) -> Option<TodoOp> {
     match name {
         "TodoWrite" => Some(TodoOp::Replace(input.todos.0)),
         "TaskCreate" => input
             .subject
             .as_str()
             .or(input.description.as_str())
-            .map(|t| TodoOp::Create(t.to_owned())),
+            .map(|t| TodoOp::Create {
+                text: t.to_owned(),
+                call: call.as_id().map(str::to_owned),
+            }),
         "TaskUpdate" => Some(TodoOp::Update {
             id: input.task_id.as_id()?.to_owned(),
             status: input.status.as_str()?.to_owned(),
@@ -174,9 +208,22 @@ impl<'de> Lenient<'de> for Content {
                             let block = format!("<proposed_plan>\n{plan}\n</proposed_plan>");
                             blocks.push((Some("text".to_owned()), block));
                         }
-                        if let Some(op) = todo_op(name, input) {
+                        if let Some(op) = todo_op(name, &block.id, input) {
                             todos.push(op);
                         }
+                    }
+                }
+                (Some("tool_result"), _) => {
+                    // `TaskCreate` answers "Task #5 created …": the id later
+                    // `TaskUpdate` calls use, not always the creation order.
+                    if let (Some(call), Some(id)) = (
+                        block.tool_use_id.as_id(),
+                        super::todo::created_id(&block.content.0),
+                    ) {
+                        todos.push(TodoOp::Assign {
+                            call: call.to_owned(),
+                            id,
+                        });
                     }
                 }
                 (kind, Loose::Str(text)) => {
@@ -189,7 +236,7 @@ impl<'de> Lenient<'de> for Content {
     }
 }
 
-lenient_deserialize!(Content, TodoItems, NewStrings);
+lenient_deserialize!(Content, TodoItems, NewStrings, ResultText);
 
 impl Content {
     /// The texts of plain-string content and of blocks whose type is in `kinds`, joined by newlines.

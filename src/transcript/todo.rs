@@ -7,8 +7,10 @@
 pub(crate) enum TodoOp {
     /// The whole list: `(text, status)`.
     Replace(Vec<(String, String)>),
-    /// A new task with its text.
-    Create(String),
+    /// A new task with its text and the id of the tool call that made it.
+    Create { text: String, call: Option<String> },
+    /// The id the tool answered for the task made by call `call`.
+    Assign { call: String, id: String },
     /// A status change of task `id`.
     Update { id: String, status: String },
 }
@@ -21,6 +23,14 @@ pub(crate) fn is_done(status: &str) -> bool {
     )
 }
 
+/// The task id in a `TaskCreate` answer: "Task #5 created successfully: …".
+pub(crate) fn created_id(result: &str) -> Option<String> {
+    let rest = &result[result.find("Task #")? + "Task #".len()..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let after = rest[digits.len()..].trim_start();
+    (!digits.is_empty() && after.starts_with("created")).then_some(digits)
+}
+
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -30,6 +40,8 @@ fn one_line(text: &str) -> String {
 pub(crate) struct Todos {
     list: Vec<(String, String, usize)>,
     tasks: Vec<(String, String, usize)>,
+    /// Per task: the creating call's id and the id the tool answered.
+    ids: Vec<(Option<String>, Option<String>)>,
 }
 
 impl Todos {
@@ -41,13 +53,29 @@ impl Todos {
                     .map(|(t, s)| (one_line(&t), s, line))
                     .collect();
             }
-            TodoOp::Create(text) => self.tasks.push((one_line(&text), "pending".into(), line)),
-            TodoOp::Update { id, status } => {
-                let n = id.trim().trim_start_matches('#').parse::<usize>().ok();
-                if let Some(task) = n
-                    .and_then(|n| n.checked_sub(1))
-                    .and_then(|i| self.tasks.get_mut(i))
+            TodoOp::Create { text, call } => {
+                self.tasks.push((one_line(&text), "pending".into(), line));
+                self.ids.push((call, None));
+            }
+            TodoOp::Assign { call, id } => {
+                if let Some(ids) = self
+                    .ids
+                    .iter_mut()
+                    .rev()
+                    .find(|(c, _)| c.as_deref() == Some(call.as_str()))
                 {
+                    ids.1 = Some(id);
+                }
+            }
+            TodoOp::Update { id, status } => {
+                let id = id.trim().trim_start_matches('#');
+                let named = self.ids.iter().rposition(|(_, a)| a.as_deref() == Some(id));
+                // Creation order only for a task whose answer was not seen.
+                let nth = || {
+                    let i = id.parse::<usize>().ok()?.checked_sub(1)?;
+                    self.ids.get(i).filter(|(_, a)| a.is_none()).map(|_| i)
+                };
+                if let Some(task) = named.or_else(nth).and_then(|i| self.tasks.get_mut(i)) {
                     task.1 = status;
                     task.2 = line;
                 }
@@ -87,6 +115,49 @@ mod tests {
         (t.into(), s.into())
     }
 
+    fn create(t: &str, call: Option<&str>) -> TodoOp {
+        TodoOp::Create {
+            text: t.into(),
+            call: call.map(Into::into),
+        }
+    }
+
+    fn update(id: &str) -> TodoOp {
+        TodoOp::Update {
+            id: id.into(),
+            status: "completed".into(),
+        }
+    }
+
+    #[test]
+    fn answered_ids_win_over_creation_order() {
+        assert_eq!(
+            created_id("Task #12 created successfully: 写测试"),
+            Some("12".into())
+        );
+        assert_eq!(created_id("Updated task #12 status"), None);
+        let mut t = Todos::default();
+        // Tasks 1–4 were made before this file (an earlier session or a resume).
+        for (i, text) in ["补充测试", "更新文档", "发布版本"].into_iter().enumerate() {
+            let call = format!("toolu_{i}");
+            t.apply(create(text, Some(&call)), i + 1);
+            t.apply(
+                TodoOp::Assign {
+                    call,
+                    id: (i + 5).to_string(),
+                },
+                i + 1,
+            );
+        }
+        t.apply(update("1"), 10);
+        assert_eq!(t.open().len(), 3, "id 1 is no task of this file");
+        for id in ["5", "6", "#7"] {
+            t.apply(update(id), 11);
+        }
+        assert!(t.open().is_empty());
+        assert_eq!(t.done(), ["补充测试", "更新文档", "发布版本"]);
+    }
+
     #[test]
     fn last_state_wins() {
         let mut t = Todos::default();
@@ -98,8 +169,8 @@ mod tests {
             TodoOp::Replace(vec![pair("a", "completed"), pair("b", "in_progress")]),
             5,
         );
-        t.apply(TodoOp::Create("c".into()), 6);
-        t.apply(TodoOp::Create("d".into()), 7);
+        t.apply(create("c", None), 6);
+        t.apply(create("d", None), 7);
         t.apply(
             TodoOp::Update {
                 id: "2".into(),
