@@ -81,6 +81,7 @@ impl Vault {
         let mut cmd = bare_cmd();
         cmd.env("XDG_CONFIG_HOME", self.home.path())
             .env("HOME", self.home.path())
+            .env("XDG_CACHE_HOME", self.home.path().join(".cache"))
             .arg("--root")
             .arg(self.dir.path());
         cmd
@@ -99,6 +100,7 @@ impl Vault {
         let nowhere = self.join(".agents/no-such-home");
         cmd.env("XDG_CONFIG_HOME", &nowhere)
             .env("HOME", &nowhere)
+            .env("XDG_CACHE_HOME", self.home.path().join(".cache"))
             .arg("--root")
             .arg(self.path());
         cmd
@@ -198,14 +200,19 @@ pub fn run_limited(
     (output, took)
 }
 
-/// The binary with every ACTIVE_STATUS_* variable of the caller removed.
+/// The binary with every ACTIVE_STATUS_* variable of the caller removed,
+/// and its cache key kept in a folder of the test run's own (never the
+/// caller's `~/.cache`).
 pub fn bare_cmd() -> Command {
+    static CACHE_HOME: std::sync::OnceLock<TempDir> = std::sync::OnceLock::new();
+    let cache_home = CACHE_HOME.get_or_init(|| TempDir::new().expect("temp cache home"));
     let mut cmd = Command::cargo_bin("active-status").expect("binary built");
     for (k, _) in std::env::vars() {
         if k.starts_with("ACTIVE_STATUS_") {
             cmd.env_remove(k);
         }
     }
+    cmd.env("XDG_CACHE_HOME", cache_home.path());
     cmd
 }
 
