@@ -60,6 +60,7 @@ mod steps;
 mod structure;
 mod summary;
 mod todo;
+mod verbs;
 
 use std::path::Path;
 

@@ -4,7 +4,8 @@
 use super::keywords::{self, Matcher};
 use super::todo::Todos;
 use super::{
-    Candidate, Extraction, Goal, Origin, Role, Turn, done, handoff, offer, plan, structure, summary,
+    Candidate, Extraction, Goal, Origin, Role, Turn, done, handoff, offer, plan, structure,
+    summary, verbs,
 };
 
 /// A message, hand-off or summary candidate a later turn may report done.
@@ -14,6 +15,8 @@ pub(super) struct Open {
     names: Vec<String>,
     /// Its words of four letters or more, per step ([`summary::parts`]).
     words: Vec<Vec<String>>,
+    /// The past tenses that settle a release step ([`verbs::release_steps`]).
+    release: Option<Vec<&'static str>>,
     resolved: bool,
 }
 
@@ -77,6 +80,7 @@ impl<'m> Run<'m> {
                 index: self.out.candidates.len(),
                 names: done::names(&text),
                 words: summary::parts(&text),
+                release: verbs::release_steps(&text),
                 resolved: false,
             });
         }
@@ -97,19 +101,27 @@ impl<'m> Run<'m> {
         } else {
             summary::done_lines(&turn.text)
         };
-        if lines.is_empty() && turn.acted.is_empty() {
+        let text = if turn.summary { "" } else { turn.text.as_str() };
+        if lines.is_empty() && turn.acted.is_empty() && text.trim().is_empty() {
             return;
         }
         self.read_final();
-        let done = |names: &[String], words: &[Vec<String>]| {
+        let done = |names: &[String], words: &[Vec<String>], release: Option<&[&str]>| {
             lines.iter().any(|w| summary::covers_parts(words, w))
                 || turn.acted.iter().any(|a| done::acted_on(names, a))
+                || release.is_some_and(|r| text.lines().any(|l| verbs::reported(r, l)))
         };
         for open in self.open.iter_mut().filter(|o| !o.resolved) {
-            open.resolved = done(&open.names, &open.words);
+            open.resolved = done(&open.names, &open.words, open.release.as_deref());
         }
-        self.final_hits
-            .retain(|(text, _, _)| !done(&done::names(text), &summary::parts(text)));
+        self.final_hits.retain(|(text, _, _)| {
+            let release = verbs::release_steps(text);
+            !done(
+                &done::names(text),
+                &summary::parts(text),
+                release.as_deref(),
+            )
+        });
     }
 
     /// One turn, `line` being the file line of its record (JSONL) or of its

@@ -1,0 +1,78 @@
+//! Release steps settled by their verb: an item whose every step is a
+//! commit / push / tag / deploy / publish / merge step ("Commit and push all
+//! changes", "Tag release for the submission", "Push this to a git repo
+//! first") is done when a later line reports each of those verbs in the past
+//! tense ("Committed and pushed.", "Tagged: `v0.3.0`"). These steps act on
+//! the session's one repository or site, so the verb alone names the work.
+
+/// Release verbs and their past tense.
+const RELEASE: &[(&str, &str)] = &[
+    ("commit", "committed"),
+    ("push", "pushed"),
+    ("tag", "tagged"),
+    ("deploy", "deployed"),
+    ("publish", "published"),
+    ("merge", "merged"),
+    ("rebase", "rebased"),
+];
+
+fn first_word(text: &str) -> String {
+    text.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+}
+
+/// The past tenses an item needs, one per step, when every step opens with
+/// a release verb ("Commit and push all changes" needs "committed" and
+/// "pushed"); `None` for any other item.
+pub(crate) fn release_steps(item: &str) -> Option<Vec<&'static str>> {
+    let lower = item.to_lowercase();
+    let mut out = Vec::new();
+    for (i, part) in lower.split(" and ").enumerate() {
+        let part = part.trim_start_matches(|c: char| !c.is_alphanumeric());
+        match RELEASE.iter().find(|(v, _)| *v == first_word(part)) {
+            Some((_, past)) => out.push(*past),
+            // "Commit the notes and flags" is one step: only a clause that
+            // opens with a release verb is a further step.
+            None if i > 0 => {}
+            None => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Whether `line` reports every past tense in `needed`.
+pub(crate) fn reported(needed: &[&str], line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let negated = ["not", "never", "haven", "hasn", "wasn", "isn"]
+        .iter()
+        .any(|n| words.contains(n));
+    !needed.is_empty() && !negated && needed.iter().all(|p| words.contains(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn release_items_and_reports() {
+        let both = release_steps("Commit and push all changes to `main`").unwrap();
+        assert_eq!(both, ["committed", "pushed"]);
+        assert!(reported(&both, "Committed and pushed: `a1b2c3d`."));
+        assert!(!reported(&both, "Committed the fix."));
+        assert!(!reported(&both, "Not pushed yet; committed locally."));
+        let tag = release_steps("Tag release for hackathon submission").unwrap();
+        assert!(reported(&tag, "Tagged: `v0.3.0`"));
+        let push =
+            release_steps("Push this to a git repo first, since the host deploys from GitHub");
+        assert_eq!(push.as_deref(), Some(&["pushed"][..]));
+        assert_eq!(release_steps("Run tests and commit"), None);
+        assert_eq!(release_steps("Add the key and deploy"), None);
+    }
+}
