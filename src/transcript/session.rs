@@ -271,10 +271,13 @@ impl<'m> Run<'m> {
                 line,
             );
         }
-        let done: Vec<String> = self.todos.done().into_iter().map(str::to_string).collect();
+        let done = self.todos.done();
         for open in &mut self.open {
             let c = &self.out.candidates[open.index];
-            if c.origin == Origin::Summary && done.iter().any(|d| summary::same_task(&c.text, d)) {
+            // Only a todo finished after the summary: one finished before it
+            // ("Run tests") is earlier work, not the summary's pending task.
+            let later = |&(d, l): &(&str, usize)| l > c.line && summary::same_task(&c.text, d);
+            if c.origin == Origin::Summary && done.iter().any(later) {
                 open.resolved = true;
             }
         }

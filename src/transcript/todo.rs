@@ -91,11 +91,11 @@ impl Todos {
             .collect()
     }
 
-    /// Items finished at the end.
-    pub(crate) fn done(&self) -> Vec<&str> {
+    /// Items finished at the end, each with the file line of its last change.
+    pub(crate) fn done(&self) -> Vec<(&str, usize)> {
         self.all()
             .filter(|(_, s, _)| is_done(s))
-            .map(|(t, _, _)| t.as_str())
+            .map(|(t, _, l)| (t.as_str(), *l))
             .collect()
     }
 
@@ -155,7 +155,8 @@ mod tests {
             t.apply(update(id), 11);
         }
         assert!(t.open().is_empty());
-        assert_eq!(t.done(), ["补充测试", "更新文档", "发布版本"]);
+        let done: Vec<&str> = t.done().into_iter().map(|(d, _)| d).collect();
+        assert_eq!(done, ["补充测试", "更新文档", "发布版本"]);
     }
 
     #[test]
@@ -186,6 +187,6 @@ mod tests {
             9,
         );
         assert_eq!(t.open(), [("b", 5), ("c", 6)]);
-        assert_eq!(t.done(), ["a", "d"]);
+        assert_eq!(t.done(), [("a", 5), ("d", 8)]);
     }
 }
