@@ -72,7 +72,8 @@ fn not_been(lower: &str) -> Option<&'static str> {
     })
 }
 
-/// `still un<participle>` (`X and Y are still uncommitted`, `still untested`)
+/// `still un<participle>` (`X and Y are still uncommitted`, `still untested`),
+/// `the only un<participle>` (`X is the only uncommitted file`)
 /// and `but not <action>` (`implemented but not exercised`, `but not yet
 /// deployed`): a state still open.
 fn still_open(lower: &str) -> Option<&'static str> {
@@ -82,11 +83,13 @@ fn still_open(lower: &str) -> Option<&'static str> {
             .next()
             .unwrap_or("")
     };
-    let un = lower.match_indices(" still un").any(|(i, _)| {
-        let w = word_after(i + " still ".len());
-        w.len() > 5
-            && (w.ends_with("ed") || w.ends_with("en"))
-            && !["unchanged", "unaffected", "unmodified", "unharmed"].contains(&w)
+    let un = [" still un", " only un"].iter().any(|p| {
+        lower.match_indices(*p).any(|(i, _)| {
+            let w = word_after(i + p.len() - 2);
+            w.len() > 5
+                && (w.ends_with("ed") || w.ends_with("en"))
+                && !["unchanged", "unaffected", "unmodified", "unharmed"].contains(&w)
+        })
     });
     if un {
         return Some("still un-");
@@ -394,6 +397,11 @@ mod tests {
             fin("Retry and refund are implemented but not exercised without live keys."),
             ["Retry and refund are implemented but not exercised without live keys"]
         );
+        assert_eq!(
+            fin("All green. `notes/plan.md` is the only uncommitted file."),
+            ["`notes/plan.md` is the only uncommitted file"]
+        );
+        assert!(fin("This is the only unchanged module.").is_empty());
         assert!(fin("The cache is still unchanged.").is_empty());
         assert!(fin("It is supported but not required.").is_empty());
         assert!(fin("The old flag is still understood.").is_empty());
