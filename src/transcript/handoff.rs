@@ -13,6 +13,8 @@
 //!   of [`PENDING_ACTIONS`]) gives the sentence;
 //! - a clause that asks for a step before use ([`BEFORE`]: "replace the key
 //!   before using") gives the clause;
+//! - work ranked for later in prose ("If you get one more hour, spend it
+//!   here.", "The rest, in rough order of value:") — see [`super::ranked`];
 //! - the list that closes it (at most two lines after it) when a lead-in (a
 //!   line ending in `:`, a heading or a bold line) turned to the user or what
 //!   comes next introduces it and every item starts with an imperative verb or
@@ -172,6 +174,11 @@ pub(crate) fn final_answer(
     {
         if seen.insert(t.clone()) {
             out.push((t, "steps for the user".to_string(), offset));
+        }
+    }
+    for (t, offset) in super::ranked::ranked(text, max_line) {
+        if seen.insert(t.clone()) {
+            out.push((t, "ranked for later".to_string(), offset));
         }
     }
     let mut listed: std::collections::HashSet<usize> = out.iter().map(|(_, _, o)| *o).collect();

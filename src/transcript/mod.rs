@@ -54,6 +54,7 @@ mod offer;
 mod plain;
 mod plan;
 mod pretty;
+mod ranked;
 pub mod read;
 mod session;
 mod steps;
