@@ -17,7 +17,16 @@ pub(super) struct Open {
     words: Vec<Vec<String>>,
     /// The past tenses that settle a release step ([`verbs::release_steps`]).
     release: Option<Vec<&'static str>>,
+    /// The line of the user message that pasted it, when that message is a
+    /// recap of an earlier session ([`pasted_recap`]).
+    recap: Option<usize>,
     resolved: bool,
+}
+
+/// Whether a user message pastes an earlier session's recap: ten lines or
+/// more with a "Next Steps" / "Remaining" / "Pending Tasks" section.
+fn pasted_recap(text: &str) -> bool {
+    text.lines().filter(|l| !l.trim().is_empty()).count() >= 10 && !summary::items(text).is_empty()
 }
 
 /// The running state of one extraction.
@@ -41,6 +50,8 @@ pub(super) struct Run<'m> {
     /// Since the latest compaction summary: whether the agent answered (it
     /// continues the summary's work), and whether a user request then followed.
     answered_since_summary: bool,
+    /// The line of the user message being read when it is a pasted recap.
+    recap: Option<usize>,
     /// Lead-in phrases of hand-offs (`extract.handoff_leads`).
     leads: &'m Matcher,
     /// The Codex file carries `response_item` messages: `event_msg` copies
@@ -70,6 +81,7 @@ impl<'m> Run<'m> {
             offers: Vec::new(),
             skip_echoes: false,
             answered_since_summary: false,
+            recap: None,
             leads,
         }
     }
@@ -81,6 +93,7 @@ impl<'m> Run<'m> {
                 names: done::names(&text),
                 words: summary::parts(&text),
                 release: verbs::release_steps(&text),
+                recap: self.recap,
                 resolved: false,
             });
         }
@@ -166,6 +179,7 @@ impl<'m> Run<'m> {
             self.out.goal = Some(Goal { text: goal, line });
         }
         let at = |offset: usize| if per_line { line + offset } else { line };
+        self.recap = (turn.role == Role::User && pasted_recap(&turn.text)).then_some(line);
         for hit in structure::scan(
             self.matcher,
             &turn.text,
@@ -175,6 +189,7 @@ impl<'m> Run<'m> {
             let name = self.matcher.name(hit.keyword).to_string();
             self.push(hit.text, &name, Origin::Message, turn.role, at(hit.offset));
         }
+        self.recap = None;
         match turn.role {
             Role::Assistant if answer => {
                 self.answered_since_summary = true;
@@ -203,9 +218,11 @@ impl<'m> Run<'m> {
                 self.flush_final();
                 self.offers.clear();
                 if std::mem::take(&mut self.answered_since_summary) {
-                    // The agent went on from the summary and answered; the user moved on.
+                    // The agent went on from the summary (or a recap the user
+                    // pasted earlier) and answered; the user moved on.
                     for open in &mut self.open {
-                        if self.out.candidates[open.index].origin == Origin::Summary {
+                        let recap = open.recap.is_some_and(|l| l < line);
+                        if recap || self.out.candidates[open.index].origin == Origin::Summary {
                             open.resolved = true;
                         }
                     }
