@@ -20,6 +20,8 @@ pub(super) struct Open {
     /// The line of the user message that pasted it, when that message is a
     /// recap of an earlier session ([`pasted_recap`]).
     recap: Option<usize>,
+    /// The step verb it opens with ([`summary::lead_verb`]).
+    verb: Option<String>,
     resolved: bool,
 }
 
@@ -94,6 +96,7 @@ impl<'m> Run<'m> {
                 words: summary::parts(&text),
                 release: verbs::release_steps(&text),
                 recap: self.recap,
+                verb: summary::lead_verb(&text),
                 resolved: false,
             });
         }
@@ -119,20 +122,28 @@ impl<'m> Run<'m> {
             return;
         }
         self.read_final();
-        let done = |names: &[String], words: &[Vec<String>], release: Option<&[&str]>| {
-            lines.iter().any(|w| summary::covers_parts(words, w))
+        let done = |names: &[String],
+                    words: &[Vec<String>],
+                    release: Option<&[&str]>,
+                    verb: Option<&str>| {
+            lines
+                .iter()
+                .any(|w| summary::covers_parts(words, w) && summary::verb_agrees(verb, w))
                 || turn.acted.iter().any(|a| done::acted_on(names, a))
                 || release.is_some_and(|r| text.lines().any(|l| verbs::reported(r, l)))
         };
         for open in self.open.iter_mut().filter(|o| !o.resolved) {
-            open.resolved = done(&open.names, &open.words, open.release.as_deref());
+            let verb = open.verb.as_deref();
+            open.resolved = done(&open.names, &open.words, open.release.as_deref(), verb);
         }
         self.final_hits.retain(|(text, _, _)| {
             let release = verbs::release_steps(text);
+            let verb = summary::lead_verb(text);
             !done(
                 &done::names(text),
                 &summary::parts(text),
                 release.as_deref(),
+                verb.as_deref(),
             )
         });
     }

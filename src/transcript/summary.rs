@@ -183,6 +183,51 @@ const DONE_WORDS: &[&str] = &[
     "hecho",
 ];
 
+/// Done words that report any work finished; the others ("added", "fixed",
+/// "updated", …) name an action of their own.
+const FINISHED: &[&str] = &[
+    "done",
+    "completed",
+    "complete",
+    "finished",
+    "resolved",
+    "✅",
+    "완료",
+    "完了",
+    "完成",
+    "terminé",
+    "erledigt",
+    "hecho",
+];
+
+/// Whether a done line reports the work of a task opening with the step verb
+/// `verb`: it holds a word of [`FINISHED`], the verb itself in any form
+/// ("granted" for "grant"), or it is a task without a step verb. "Added the
+/// Accessibility permission check" does not report "Grant the Accessibility
+/// permission in System Settings".
+pub(crate) fn verb_agrees(verb: Option<&str>, words: &[String]) -> bool {
+    let Some(verb) = verb else { return true };
+    let stem = verb.trim_end_matches('e');
+    words.iter().any(|w| {
+        FINISHED
+            .iter()
+            .any(|f| w == f || (!f.is_ascii() && w.contains(f)))
+            || (stem.len() >= 3 && w.starts_with(stem))
+    }) || !DONE_WORDS.iter().any(|d| words.iter().any(|w| w == d))
+}
+
+/// The step verb a task opens with, lowercased ("grant" in "Grant the
+/// permission"); `None` when it opens otherwise.
+pub(crate) fn lead_verb(text: &str) -> Option<String> {
+    let t = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+    super::steps::step_verb(t).then(|| {
+        t.split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("")
+            .to_lowercase()
+    })
+}
+
 /// Common words of four letters or more that name no task.
 #[rustfmt::skip]
 const COMMON: &[&str] = &[
@@ -265,7 +310,10 @@ pub(crate) fn covers_parts(parts: &[Vec<String>], words: &[String]) -> bool {
 #[cfg(test)]
 pub(crate) fn reports_done(item: &str, line: &str) -> bool {
     let wanted = parts(item);
-    done_lines(line).iter().any(|w| covers_parts(&wanted, w))
+    let verb = lead_verb(item);
+    done_lines(line)
+        .iter()
+        .any(|w| covers_parts(&wanted, w) && verb_agrees(verb.as_deref(), w))
 }
 
 /// Whether two task texts name the same task: at least half of the words of
@@ -340,5 +388,16 @@ Summary:\n1. Primary Request and Intent:\n   Make the parser strict.\n\
             "Build the Anchor program and copy its IDL to app/",
             "Built the anchor program: done, and the IDL copy is in app/."
         ));
+        // A done word naming another action does not report the step.
+        let grant = "Grant the Accessibility permission in System Settings";
+        assert!(!reports_done(
+            grant,
+            "Added the Accessibility permission check to the System Settings pane."
+        ));
+        assert!(reports_done(
+            grant,
+            "I granted the Accessibility permission in System Settings, done."
+        ));
+        assert!(reports_done("Add a fuzz target", "Added the fuzz target."));
     }
 }
