@@ -26,13 +26,16 @@ fn first_word(text: &str) -> String {
 
 /// The past tenses an item needs, one per step, when every step opens with
 /// a release verb ("Commit and push all changes" needs "committed" and
-/// "pushed"); `None` for any other item.
+/// "pushed"); `None` for any other item. A push made for a deploy ("Push this
+/// to a repo first, since the host deploys from GitHub") is also reported by
+/// "deployed" (`pushed|deployed`: either word).
 pub(crate) fn release_steps(item: &str) -> Option<Vec<&'static str>> {
     let lower = item.to_lowercase();
     let mut out = Vec::new();
     for (i, part) in lower.split(" and ").enumerate() {
         let part = part.trim_start_matches(|c: char| !c.is_alphanumeric());
         match RELEASE.iter().find(|(v, _)| *v == first_word(part)) {
+            Some((_, "pushed")) if lower.contains(" deploy") => out.push("pushed|deployed"),
             Some((_, past)) => out.push(*past),
             // "Commit the notes and flags" is one step: only a clause that
             // opens with a release verb is a further step.
@@ -53,7 +56,11 @@ pub(crate) fn reported(needed: &[&str], line: &str) -> bool {
     let negated = ["not", "never", "haven", "hasn", "wasn", "isn"]
         .iter()
         .any(|n| words.contains(n));
-    !needed.is_empty() && !negated && needed.iter().all(|p| words.contains(p))
+    !needed.is_empty()
+        && !negated
+        && needed
+            .iter()
+            .all(|p| p.split('|').any(|p| words.contains(&p)))
 }
 
 #[cfg(test)]
@@ -71,7 +78,12 @@ mod tests {
         assert!(reported(&tag, "Tagged: `v0.3.0`"));
         let push =
             release_steps("Push this to a git repo first, since the host deploys from GitHub");
-        assert_eq!(push.as_deref(), Some(&["pushed"][..]));
+        assert_eq!(push.as_deref(), Some(&["pushed|deployed"][..]));
+        let push = push.unwrap();
+        assert!(reported(&push, "The site is deployed and working."));
+        assert!(!reported(&push, "The site is not deployed yet."));
+        let plain = release_steps("Push the branch").unwrap();
+        assert!(!reported(&plain, "Deployed the preview."));
         assert_eq!(release_steps("Run tests and commit"), None);
         assert_eq!(release_steps("Add the key and deploy"), None);
     }
