@@ -124,7 +124,7 @@ const LATER: &[&str] = &[
 const OFFERS: &[&str] = &["you can ", "you may ", "you could ", "feel free to ", "go ahead and "];
 
 /// The sentence without a list marker, checkbox or emphasis at its start.
-fn body(sentence: &str) -> &str {
+pub(crate) fn body(sentence: &str) -> &str {
     let s = sentence.trim_start_matches(['>', ' ', '\t']);
     let s = list_item_body(s).map_or(s, strip_checkbox);
     s.trim_start_matches(['*', '_', ' '])
@@ -132,7 +132,7 @@ fn body(sentence: &str) -> &str {
 
 /// Each prose sentence of a message with its 0-based line, outside code and
 /// tables; sentences over `max_line` characters are counted in `long`.
-fn prose(text: &str, max_line: usize, long: &mut usize) -> Vec<(usize, String)> {
+pub(crate) fn prose(text: &str, max_line: usize, long: &mut usize) -> Vec<(usize, String)> {
     let mut fence = Fence::default();
     let mut out = Vec::new();
     for (offset, line) in text.lines().enumerate() {

@@ -19,10 +19,12 @@
 //! whether it was at work (tool calls, thinking) are kept as signals only.
 //!
 //! **Candidates**, each with an origin:
-//! - `message`: lists under a lead-in and single sentences ([`structure`],
-//!   [`markers`]);
+//! - `message`: lists under a lead-in (also run-on lists in prose, [`runon`])
+//!   and single sentences ([`structure`], [`markers`]), and sentence-level
+//!   deferrals in twelve languages ([`deferral`]);
 //! - `handoff`: steps left to the user without a marker phrase, in the message
 //!   that ends an exchange, and steps offered "when ready" ([`handoff`]);
+//!   manual steps handed to the user mid-message ([`userstep`]);
 //! - `summary`: the pending / next-step items of a compaction summary
 //!   ([`summary`]);
 //! - `agent-todo`: the agent's own todo list as it stands at the end, items
@@ -35,8 +37,10 @@
 //! A `message`, `handoff` or `summary` candidate is dropped (counted in `resolved`) when a
 //! later user or assistant line reports it done (a done word and half of its
 //! words), when a later write, edit or command of the agent holds every code
-//! name it mentions ([`done`]); summary items also when a finished agent todo
-//! names the same task, or when the agent answered after the summary and a new
+//! name it mentions ([`done`]), when later lines report each of its release
+//! verbs ([`verbs`]), or when a later user clause in the first person reports
+//! it ([`confirm`]); summary items also when an agent todo finished after the
+//! summary covers it, or when the agent answered after the summary and a new
 //! user request followed. Identical candidate texts (ignoring case and spacing)
 //! are reported once.
 //!
@@ -45,6 +49,8 @@
 
 mod claude;
 mod codex;
+mod confirm;
+mod deferral;
 mod done;
 mod handoff;
 mod keywords;
@@ -56,11 +62,13 @@ mod plan;
 mod pretty;
 mod ranked;
 pub mod read;
+mod runon;
 mod session;
 mod steps;
 mod structure;
 mod summary;
 mod todo;
+mod userstep;
 mod verbs;
 
 use std::path::Path;

@@ -1,12 +1,20 @@
 //! Work ranked for later in a final answer: a lead-in saying where the next
-//! effort should go, followed by prose rather than a Markdown list.
-//! - "If you get one more hour, spend it here." (a lead-in ending in `.`):
-//!   the first sentence of the paragraph that follows;
-//! - "The rest, in rough order of value:" (ending in `:`): each sentence (or
-//!   `;`-separated part) of the paragraph, or each item of a list, that follows.
+//! effort should go, followed by prose rather than a Markdown list. The lead
+//! is a sentence holding one of [`LEADS`], anywhere in a line.
+//! - A lead ending in `:` ("The rest, in rough order of value:") introduces a
+//!   run-on list ([`super::runon`]): the text after the colon on the same line,
+//!   or else the paragraph (or the list) that follows; each item is one
+//!   candidate.
+//! - A lead ending in `.` ("If you get one more hour, spend it here.")
+//!   introduces one piece of work: the rest of its line, or else the
+//!   paragraph that follows. Its action is the candidate: the first sentence
+//!   opening (after boilerplate such as "I'd") with a step verb or a verb of
+//!   [`ACTIONS`] ("Hash the first 64 KB …"), or else the first sentence.
 
 use super::keywords::{Fence, list_item_body};
 use super::markers::tidy;
+use super::runon::{self, MAX_ITEMS};
+use super::steps::step_verb;
 use super::structure::sentences;
 
 /// Phrases of a lead-in that ranks the work still worth doing.
@@ -14,44 +22,70 @@ const LEADS: &[&str] = &[
     "one more hour",
     "spend it here",
     "order of value",
+    "order of priority",
+    "order of impact",
     "if i had more time",
     "if you have more time",
     "with more time,",
+    "worth doing next",
+    "highest-leverage next",
+    "most valuable next",
 ];
 
-/// At most this many candidates from one lead-in.
-const MAX_ITEMS: usize = 8;
-
-/// Connectors that open a ranked sentence, dropped from its text.
-const CONNECTORS: &[&str] = &[
-    "first, ",
-    "second, ",
-    "third, ",
-    "then, ",
-    "then ",
-    "next, ",
-    "finally, ",
-    "after that, ",
-    "and ",
+/// Verbs that open the action of a work paragraph, beyond the step verbs.
+#[rustfmt::skip]
+const ACTIONS: &[&str] = &[
+    "hash", "wire", "implement", "refactor", "split", "extract", "cache", "port", "migrate",
+    "rewrite", "document", "benchmark", "profile", "dedupe", "deduplicate", "batch", "index",
+    "validate", "sanitize", "stream", "memoize", "throttle", "debounce", "handle", "catch",
+    "guard", "gate", "encrypt", "compress", "paginate", "normalize", "persist", "store", "load",
+    "parse", "emit", "track", "measure", "instrument", "tune", "optimize", "reduce", "cut",
+    "ship", "finish", "polish", "clean", "support", "prevent", "ensure", "detect", "warn",
+    "teach", "give", "keep", "turn", "hook", "expose", "surface", "show", "hide", "swap",
+    "replace", "skip", "limit", "cap", "bound", "land", "harden", "simplify", "speed", "make",
 ];
 
-fn lead(line: &str) -> Option<char> {
-    let t = line.trim().trim_end_matches(['*', '_', ' ']);
-    let last = sentences(t).last().copied().unwrap_or(t).to_lowercase();
-    let end = t.chars().last()?;
-    (LEADS.iter().any(|l| last.contains(l)) && matches!(end, ':' | '.' | '：')).then_some(end)
+fn acts(sentence: &str) -> bool {
+    let t = tidy(sentence.trim_start_matches(['*', '_', ' ']));
+    let first = t
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    step_verb(&t) || ACTIONS.contains(&first.as_str())
 }
 
-fn item(text: &str, offset: usize, out: &mut Vec<(String, usize)>) {
-    let mut t = text.trim().trim_start_matches(['*', '_', ' ']);
-    let lower = t.to_lowercase();
-    if let Some(c) = CONNECTORS.iter().find(|c| lower.starts_with(*c)) {
-        t = &t[c.len()..];
+/// Where a lead sits in a line: how it ends, and the text after it there.
+fn lead(line: &str) -> Option<(char, &str)> {
+    let t = line.trim().trim_end_matches(['*', '_', ' ']);
+    for s in sentences(t) {
+        let lower = s.to_lowercase();
+        let Some(at) = LEADS.iter().filter_map(|l| lower.find(l)).min() else {
+            continue;
+        };
+        // Where the sentence sits in the line (it is a subslice of `t`).
+        let start = s.as_ptr() as usize - t.as_ptr() as usize;
+        if let Some(colon) = s[at..].find([':', '：']) {
+            let after = start + at + colon + s[at + colon..].chars().next()?.len_utf8();
+            return Some((':', t[after..].trim()));
+        }
+        let s = s.trim_end_matches(['*', '_', ' ']);
+        if s.ends_with('.') {
+            return Some((
+                '.',
+                t[start + s.len()..].trim_start_matches(['*', '_', ' ']),
+            ));
+        }
     }
-    let t = tidy(t);
-    if t.split_whitespace().count() >= 3 && out.len() < MAX_ITEMS {
-        out.push((t, offset));
-    }
+    None
+}
+
+/// The action of a paragraph describing one piece of work.
+fn action(paragraph: &str) -> Option<String> {
+    let all = sentences(paragraph);
+    let first = all.iter().find(|s| acts(s)).or(all.first())?;
+    let t = tidy(first.trim_end_matches(['.', ';']));
+    (t.split_whitespace().count() >= 3).then_some(t)
 }
 
 /// Candidates after ranked-work lead-ins: `(text, 0-based line)`.
@@ -63,8 +97,18 @@ pub(crate) fn ranked(text: &str, max_line: usize) -> Vec<(String, usize)> {
         if fence.is_code(line) || list_item_body(line).is_some() {
             continue;
         }
-        let Some(end) = lead(line) else { continue };
-        let mut found = Vec::new();
+        let Some((end, rest)) = lead(line) else {
+            continue;
+        };
+        let mut found: Vec<(String, usize)> = Vec::new();
+        if !rest.is_empty() && rest.chars().count() <= max_line * 2 {
+            match end {
+                ':' => found.extend(runon::items(rest).into_iter().map(|t| (t, i))),
+                _ => found.extend(action(rest).map(|t| (t, i))),
+            }
+            out.extend(found);
+            continue;
+        }
         let body = lines[i + 1..]
             .iter()
             .enumerate()
@@ -72,27 +116,25 @@ pub(crate) fn ranked(text: &str, max_line: usize) -> Vec<(String, usize)> {
             .take_while(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with("```"));
         for (n, l) in body {
             let offset = i + 1 + n;
-            if let Some(b) = list_item_body(l) {
-                if end != '.' {
-                    item(
-                        sentences(b).first().copied().unwrap_or(b),
-                        offset,
-                        &mut found,
-                    );
+            if end == '.' {
+                if found.is_empty()
+                    && l.chars().count() <= max_line * 2
+                    && let Some(t) = action(list_item_body(l).unwrap_or(l))
+                {
+                    found.push((t, offset));
                 }
                 continue;
             }
-            for s in sentences(l)
-                .into_iter()
-                .filter(|s| s.chars().count() <= max_line)
-            {
-                for part in s.split("; ") {
-                    item(part.trim_end_matches(['.', ';']), offset, &mut found);
+            let items = match list_item_body(l) {
+                Some(b) => runon::items(sentences(b).first().copied().unwrap_or(b)),
+                None if l.chars().count() <= max_line * 2 => runon::items(l),
+                None => Vec::new(),
+            };
+            for t in items {
+                if found.len() < MAX_ITEMS && t.split_whitespace().count() >= 3 {
+                    found.push((t, offset));
                 }
             }
-        }
-        if end == '.' {
-            found.truncate(1);
         }
         out.extend(found);
     }
@@ -125,5 +167,36 @@ mod tests {
         );
         assert!(texts("The fix is ranked in order of value.").is_empty());
         assert!(texts("I spent an hour on it.\nThe tests pass.").is_empty());
+    }
+
+    #[test]
+    fn items_on_the_lead_line() {
+        let t = "Shipped.\n\nThe rest, in rough order of value: add a dark theme; cache the \
+                 avatar lookups — they are slow on mobile; move the settings page to the \
+                 new router, …\n\nThanks for the session.";
+        assert_eq!(
+            texts(t),
+            [
+                "Add a dark theme",
+                "Cache the avatar lookups",
+                "Move the settings page to the new router"
+            ]
+        );
+        let t = "If you get one more hour, spend it here. The upload path loses files on a \
+                 dropped connection. Add a retry queue in front of the uploader so nothing \
+                 is lost.\n\nThe rest can wait.";
+        assert_eq!(
+            texts(t),
+            ["Add a retry queue in front of the uploader so nothing is lost"]
+        );
+        let t = "If you get one more hour, spend it here. Copies under two names both \
+                 survive. I'd hash the first 64 KB of each file and skip known hashes.";
+        assert_eq!(
+            texts(t),
+            ["Hash the first 64 KB of each file and skip known hashes"]
+        );
+        let t = "If you get one more hour, spend it here.\n\nThe export is the weak spot: \
+                 it rewrites the whole file. Make it append instead.";
+        assert_eq!(texts(t), ["Make it append instead"]);
     }
 }

@@ -4,8 +4,8 @@
 use super::keywords::{self, Matcher};
 use super::todo::Todos;
 use super::{
-    Candidate, Extraction, Goal, Origin, Role, Turn, done, handoff, offer, plan, structure,
-    summary, verbs,
+    Candidate, Extraction, Goal, Origin, Role, Turn, confirm, deferral, done, handoff, offer, plan,
+    structure, summary, userstep, verbs,
 };
 
 /// A message, hand-off or summary candidate a later turn may report done.
@@ -22,6 +22,8 @@ pub(super) struct Open {
     recap: Option<usize>,
     /// The step verb it opens with ([`summary::lead_verb`]).
     verb: Option<String>,
+    /// What a user report must name to settle it ([`confirm`]).
+    confirm: confirm::Step,
     resolved: bool,
 }
 
@@ -90,13 +92,16 @@ impl<'m> Run<'m> {
 
     fn push(&mut self, text: String, keyword: &str, origin: Origin, role: Role, line: usize) {
         if matches!(origin, Origin::Message | Origin::Handoff | Origin::Summary) {
+            let words = summary::parts(&text);
+            let verb = summary::lead_verb(&text);
             self.open.push(Open {
                 index: self.out.candidates.len(),
                 names: done::names(&text),
-                words: summary::parts(&text),
+                confirm: confirm::step(&text, verb.as_deref(), words.len()),
+                words,
                 release: verbs::release_steps(&text),
                 recap: self.recap,
-                verb: summary::lead_verb(&text),
+                verb,
                 resolved: false,
             });
         }
@@ -132,19 +137,31 @@ impl<'m> Run<'m> {
                 || turn.acted.iter().any(|a| done::acted_on(names, a))
                 || release.is_some_and(|r| text.lines().any(|l| verbs::reported(r, l)))
         };
+        let reports = if turn.role == Role::User {
+            confirm::reports(text, self.max_line)
+        } else {
+            Vec::new()
+        };
+        let confirmed = |step: &confirm::Step| confirm::confirms(step, &reports);
         for open in self.open.iter_mut().filter(|o| !o.resolved) {
             let verb = open.verb.as_deref();
-            open.resolved = done(&open.names, &open.words, open.release.as_deref(), verb);
+            open.resolved = done(&open.names, &open.words, None, verb)
+                || confirmed(&open.confirm)
+                || open
+                    .release
+                    .as_mut()
+                    .is_some_and(|r| text.lines().any(|l| verbs::strike(r, l)));
         }
         self.final_hits.retain(|(text, _, _)| {
             let release = verbs::release_steps(text);
             let verb = summary::lead_verb(text);
+            let parts = summary::parts(text);
             !done(
                 &done::names(text),
-                &summary::parts(text),
+                &parts,
                 release.as_deref(),
                 verb.as_deref(),
-            )
+            ) && !confirmed(&confirm::step(text, verb.as_deref(), parts.len()))
         });
     }
 
@@ -191,6 +208,7 @@ impl<'m> Run<'m> {
         }
         let at = |offset: usize| if per_line { line + offset } else { line };
         self.recap = (turn.role == Role::User && pasted_recap(&turn.text)).then_some(line);
+        let mut hit_lines = std::collections::HashSet::new();
         for hit in structure::scan(
             self.matcher,
             &turn.text,
@@ -198,13 +216,25 @@ impl<'m> Run<'m> {
             &mut self.out.long_lines,
         ) {
             let name = self.matcher.name(hit.keyword).to_string();
+            hit_lines.insert(hit.offset);
             self.push(hit.text, &name, Origin::Message, turn.role, at(hit.offset));
+        }
+        let user = turn.role == Role::User;
+        if user || answer {
+            for (text, keyword, offset) in deferral::sentences(&turn.text, user, self.max_line) {
+                if !hit_lines.contains(&offset) {
+                    self.push(text, &keyword, Origin::Message, turn.role, at(offset));
+                }
+            }
         }
         self.recap = None;
         match turn.role {
             Role::Assistant if answer => {
                 self.answered_since_summary = true;
                 for (text, keyword, offset) in handoff::later(&turn.text, self.max_line) {
+                    self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
+                }
+                for (text, keyword, offset) in userstep::steps(&turn.text, self.max_line) {
                     self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
                 }
                 for (text, keyword, offset) in handoff::deferred(&turn.text, self.max_line) {
@@ -304,7 +334,7 @@ impl<'m> Run<'m> {
             let c = &self.out.candidates[open.index];
             // Only a todo finished after the summary: one finished before it
             // ("Run tests") is earlier work, not the summary's pending task.
-            let later = |&(d, l): &(&str, usize)| l > c.line && summary::same_task(&c.text, d);
+            let later = |&(d, l): &(&str, usize)| l > c.line && summary::todo_settles(&c.text, d);
             if c.origin == Origin::Summary && done.iter().any(later) {
                 open.resolved = true;
             }

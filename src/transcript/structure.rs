@@ -4,6 +4,10 @@
 //! the list one candidate; blank lines may come before and between items, a
 //! nested item or an indented continuation line stays with its parent item
 //! (it is no candidate of its own), and the list ends at the first other line.
+//! Items may also follow in prose ([`runon`]): `Next steps: add X; update Y.`
+//! after the colon on the lead-in's own line, or a paragraph right after a
+//! lead-in whose first sentence opens with a step verb or a connector, give
+//! one candidate per item.
 //! Fenced code and table rows (`| … |`) are ignored. The length cap applies per
 //! sentence: a line longer than the cap is read sentence by sentence (a list
 //! item by its first sentence), and each sentence longer than the cap is
@@ -11,6 +15,7 @@
 
 use super::keywords::{Fence, Matcher, list_item_body, strip_checkbox};
 use super::markers::{self, Found};
+use super::runon;
 
 /// A candidate found in a message: text, the phrase that triggered it.
 #[derive(Debug, PartialEq, Eq)]
@@ -140,7 +145,9 @@ fn scan_with(
                 }
                 for (keyword, found) in markers::find_every(matcher, sentence) {
                     match found {
-                        Found::Colon(t) if !t.is_empty() => push(&mut out, t, keyword, offset),
+                        Found::Colon(t) if !t.is_empty() => {
+                            push_colon(&mut out, t, keyword, offset)
+                        }
                         Found::Sentence(t) if sentence_forms => push(&mut out, t, keyword, offset),
                         _ => {}
                     }
@@ -176,6 +183,14 @@ fn scan_with(
                 (None, None) if heading && !is_heading(line) && line.trim_end().ends_with(':') => {
                     continue;
                 }
+                (None, None) if !is_heading(line) && opens_steps(line) => {
+                    // A run-on list in the paragraph right after the lead-in.
+                    for t in runon::items(line) {
+                        push(&mut out, t, keyword, offset);
+                    }
+                    state = State::Prose;
+                    continue;
+                }
                 _ => state = State::Prose,
             }
         }
@@ -197,7 +212,7 @@ fn scan_with(
             if let Some((k, Found::Colon(t))) = markers::find(matcher, line)
                 && !t.is_empty()
             {
-                push(&mut out, t, k, offset);
+                push_colon(&mut out, t, k, offset);
             }
             continue;
         }
@@ -210,13 +225,36 @@ fn scan_with(
                         heading: false,
                     }
                 }
-                Found::Colon(t) => push(&mut out, t, keyword, offset),
+                Found::Colon(t) => push_colon(&mut out, t, keyword, offset),
                 Found::Sentence(t) if sentence_forms => push(&mut out, t, keyword, offset),
                 Found::Sentence(_) => {}
             }
         }
     }
     out
+}
+
+/// Whether a prose line opens with a step: its first sentence, boilerplate
+/// stripped, starts with a step verb or a connector ("Then …").
+fn opens_steps(line: &str) -> bool {
+    let first = sentences(line).first().map_or("", |s| *s);
+    let t = markers::tidy(first.trim_start_matches(['*', '_', ' ', '>']));
+    let lower = t.to_lowercase();
+    super::steps::step_verb(&t)
+        || ["then ", "first, ", "next, "]
+            .iter()
+            .any(|c| lower.starts_with(c))
+}
+
+/// The text after `phrase:`: one candidate, or one per item of a run-on list.
+fn push_colon(out: &mut Vec<Hit>, text: String, keyword: usize, offset: usize) {
+    if runon::is_list(&text) {
+        for t in runon::items(&text) {
+            push(out, t, keyword, offset);
+        }
+    } else {
+        push(out, text, keyword, offset);
+    }
 }
 
 fn push(out: &mut Vec<Hit>, text: String, keyword: usize, offset: usize) {
@@ -261,6 +299,21 @@ mod tests {
         assert_eq!(texts(t), ["Tag v1", "Done thing"]);
         let t = "## Next steps\nWe are done here.\n- no";
         assert!(texts(t).is_empty());
+    }
+
+    #[test]
+    fn run_on_lists_after_a_lead_in() {
+        let t = "Next steps: add a retry queue; move the settings file — users asked. Then tag v2.";
+        assert_eq!(
+            texts(t),
+            ["Add a retry queue", "Move the settings file", "Tag v2"]
+        );
+        let t = "## Next steps\nI'd add a `--json` flag first; then update the docs.\n\nBye.";
+        assert_eq!(texts(t), ["Add a `--json` flag first", "Update the docs"]);
+        assert_eq!(
+            texts("TODO: wire it. It is needed for the export."),
+            ["wire it. It is needed for the export."]
+        );
     }
 
     #[test]

@@ -316,6 +316,18 @@ pub(crate) fn reports_done(item: &str, line: &str) -> bool {
         .any(|w| covers_parts(&wanted, w) && verb_agrees(verb.as_deref(), w))
 }
 
+/// Whether a finished agent todo settles a summary item: the todo holds at
+/// least half of the item's words of four or more letters. A short, generic
+/// todo ("Run tests") does not settle a longer item ("Run tests to verify the
+/// latest change passes") by one shared word.
+pub(crate) fn todo_settles(item: &str, todo: &str) -> bool {
+    let wanted = significant(item);
+    if wanted.is_empty() {
+        return item.trim().eq_ignore_ascii_case(todo.trim());
+    }
+    covers(&wanted, &significant(todo))
+}
+
 /// Whether two task texts name the same task: at least half of the words of
 /// four or more letters of the shorter one appear in the other.
 pub(crate) fn same_task(a: &str, b: &str) -> bool {
@@ -399,5 +411,16 @@ Summary:\n1. Primary Request and Intent:\n   Make the parser strict.\n\
             "I granted the Accessibility permission in System Settings, done."
         ));
         assert!(reports_done("Add a fuzz target", "Added the fuzz target."));
+    }
+
+    #[test]
+    fn todos_that_settle_items() {
+        let item = "Run tests to verify the latest change passes";
+        assert!(!todo_settles(item, "Run tests"));
+        assert!(todo_settles(
+            item,
+            "Verify the latest change with the tests"
+        ));
+        assert!(todo_settles("Update the changelog", "Update changelog"));
     }
 }

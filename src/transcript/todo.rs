@@ -48,9 +48,20 @@ impl Todos {
     pub(crate) fn apply(&mut self, op: TodoOp, line: usize) {
         match op {
             TodoOp::Replace(items) => {
+                // A finished item restated as finished keeps the line where
+                // it was finished: a list rewritten after a compaction does
+                // not finish its old items again.
+                let before = std::mem::take(&mut self.list);
                 self.list = items
                     .into_iter()
-                    .map(|(t, s)| (one_line(&t), s, line))
+                    .map(|(t, s)| {
+                        let t = one_line(&t);
+                        let since = before
+                            .iter()
+                            .find(|(bt, bs, _)| *bt == t && is_done(bs) && is_done(&s))
+                            .map_or(line, |b| b.2);
+                        (t, s, since)
+                    })
                     .collect();
             }
             TodoOp::Create { text, call } => {
@@ -188,5 +199,18 @@ mod tests {
         );
         assert_eq!(t.open(), [("b", 5), ("c", 6)]);
         assert_eq!(t.done(), [("a", 5), ("d", 8)]);
+    }
+
+    #[test]
+    fn a_restated_item_keeps_its_line() {
+        let mut t = Todos::default();
+        t.apply(TodoOp::Replace(vec![pair("Run tests", "completed")]), 3);
+        t.apply(
+            TodoOp::Replace(vec![pair("Run tests", "completed"), pair("b", "pending")]),
+            9,
+        );
+        assert_eq!(t.done(), [("Run tests", 3)]);
+        t.apply(TodoOp::Replace(vec![pair("b", "completed")]), 12);
+        assert_eq!(t.done(), [("b", 12)]);
     }
 }

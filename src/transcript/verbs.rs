@@ -2,8 +2,10 @@
 //! commit / push / tag / deploy / publish / merge step ("Commit and push all
 //! changes", "Tag release for the submission", "Push this to a git repo
 //! first") is done when a later line reports each of those verbs in the past
-//! tense ("Committed and pushed.", "Tagged: `v0.3.0`"). These steps act on
-//! the session's one repository or site, so the verb alone names the work.
+//! tense ("Committed and pushed.", "Tagged: `v0.3.0`"), on one line or over
+//! several lines and turns ("Committed." … "Pushed to origin."). A deploy is
+//! also reported by its outcome ("glad it's live"). These steps act on the
+//! session's one repository or site, so the verb alone names the work.
 
 /// Release verbs and their past tense.
 const RELEASE: &[(&str, &str)] = &[
@@ -35,7 +37,8 @@ pub(crate) fn release_steps(item: &str) -> Option<Vec<&'static str>> {
     for (i, part) in lower.split(" and ").enumerate() {
         let part = part.trim_start_matches(|c: char| !c.is_alphanumeric());
         match RELEASE.iter().find(|(v, _)| *v == first_word(part)) {
-            Some((_, "pushed")) if lower.contains(" deploy") => out.push("pushed|deployed"),
+            Some((_, "pushed")) if lower.contains(" deploy") => out.push("pushed|deployed|live"),
+            Some((_, "deployed")) => out.push("deployed|live"),
             Some((_, past)) => out.push(*past),
             // "Commit the notes and flags" is one step: only a clause that
             // opens with a release verb is a further step.
@@ -46,21 +49,40 @@ pub(crate) fn release_steps(item: &str) -> Option<Vec<&'static str>> {
     Some(out)
 }
 
-/// Whether `line` reports every past tense in `needed`.
-pub(crate) fn reported(needed: &[&str], line: &str) -> bool {
+/// The words of `line` when it reports something (not a question, no
+/// negation), lowercased.
+fn report_words(line: &str) -> Option<Vec<String>> {
     let lower = line.to_lowercase();
-    let words: Vec<&str> = lower
+    if lower.trim_end().ends_with('?') {
+        return None;
+    }
+    let words: Vec<String> = lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
+        .map(str::to_string)
         .collect();
     let negated = ["not", "never", "haven", "hasn", "wasn", "isn"]
         .iter()
-        .any(|n| words.contains(n));
-    !needed.is_empty()
-        && !negated
-        && needed
-            .iter()
-            .all(|p| p.split('|').any(|p| words.contains(&p)))
+        .any(|n| words.iter().any(|w| w == n));
+    (!negated).then_some(words)
+}
+
+fn has(words: &[String], needed: &str) -> bool {
+    needed.split('|').any(|p| words.iter().any(|w| w == p))
+}
+
+/// Whether `line` reports every past tense in `needed`.
+pub(crate) fn reported(needed: &[&str], line: &str) -> bool {
+    report_words(line).is_some_and(|w| !needed.is_empty() && needed.iter().all(|p| has(&w, p)))
+}
+
+/// Removes from `needed` the past tenses `line` reports; true when none is
+/// left (every step reported, over as many lines as it took).
+pub(crate) fn strike(needed: &mut Vec<&'static str>, line: &str) -> bool {
+    if let Some(w) = report_words(line) {
+        needed.retain(|p| !has(&w, p));
+    }
+    needed.is_empty()
 }
 
 #[cfg(test)]
@@ -78,13 +100,23 @@ mod tests {
         assert!(reported(&tag, "Tagged: `v0.3.0`"));
         let push =
             release_steps("Push this to a git repo first, since the host deploys from GitHub");
-        assert_eq!(push.as_deref(), Some(&["pushed|deployed"][..]));
+        assert_eq!(push.as_deref(), Some(&["pushed|deployed|live"][..]));
         let push = push.unwrap();
         assert!(reported(&push, "The site is deployed and working."));
         assert!(!reported(&push, "The site is not deployed yet."));
+        assert!(reported(&push, "Awesome, glad it's live!"));
+        assert!(!reported(&push, "Is it live?"));
         let plain = release_steps("Push the branch").unwrap();
         assert!(!reported(&plain, "Deployed the preview."));
         assert_eq!(release_steps("Run tests and commit"), None);
         assert_eq!(release_steps("Add the key and deploy"), None);
+    }
+
+    #[test]
+    fn steps_reported_over_several_lines() {
+        let mut both = release_steps("Commit and push all changes with credit to Dana").unwrap();
+        assert!(!strike(&mut both, "Committed as `a1b2c3d`."));
+        assert!(!strike(&mut both, "Not pushed yet."));
+        assert!(strike(&mut both, "Pushed to origin."));
     }
 }
