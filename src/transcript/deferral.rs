@@ -15,10 +15,11 @@
 //! `we should` — "Next time you run it, it is faster" is no deferral.
 //! Questions count except in English ("Můžeš mi příště poslat konec logu?"
 //! asks for it next time). Latin-script forms match on word boundaries, CJK
-//! forms anywhere. The candidate is the clause holding the form (the sentence
-//! cut at `, `, `; `, ` — ` and their CJK forms), or the sentence when that
+//! forms anywhere. A user message of more than twelve non-blank lines is a
+//! paste (a plan, a spec, a log) and gives none. The candidate is the
+//! clause holding the form (the sentence cut at `, `, `; `, ` — ` and their CJK forms), or the sentence when that
 //! clause is a single word; an English one without its trailing time
-//! qualifier.
+//! qualifier, and of three words or more ("let's do that later" gives none).
 
 use super::markers::tidy;
 use super::steps::step_verb;
@@ -58,6 +59,10 @@ pub(crate) const FORMS: &[(&str, &str, bool)] = &[
     ("ru", "в следующий раз", true), ("ru", "в следующей сессии", true), ("ru", "на потом", true),
     ("ru", "осталось сделать", true), ("ru", "позже", false), ("ru", "завтра", false),
 ];
+
+/// A user message of more lines than this (not counting blank ones) is a
+/// paste, not read for deferrals.
+const MAX_USER_LINES: usize = 12;
 
 /// Phrases where a weak form names a time of day, not a deferral.
 const NOT_DEFERRAL: &[&str] = &[
@@ -146,6 +151,22 @@ pub(crate) fn deferral(sentence: &str, user: bool) -> Option<(&'static str, &'st
     Some((lang, form))
 }
 
+/// An English sentence without a leading "ok", "sure", "yes", … .
+fn without_interjection(s: &str) -> &str {
+    let t = s.trim_start();
+    let word = t.split([' ', ',', '!']).next().unwrap_or("");
+    let skip = [
+        "ok", "okay", "sure", "yes", "yeah", "alright", "cool", "great", "thanks",
+    ]
+    .iter()
+    .any(|w| word.eq_ignore_ascii_case(w));
+    if skip {
+        t[word.len()..].trim_start_matches([',', '!', ' '])
+    } else {
+        t
+    }
+}
+
 /// The clause of `sentence` that holds `form` (see the module docs).
 fn clause<'a>(sentence: &'a str, form: &str) -> &'a str {
     let lower = sentence.to_lowercase();
@@ -176,7 +197,9 @@ fn clause<'a>(sentence: &'a str, form: &str) -> &'a str {
 
 /// Deferral candidates of one message: `(text, keyword, 0-based line)`.
 pub(crate) fn sentences(text: &str, user: bool, max_line: usize) -> Vec<(String, String, usize)> {
-    if first_form(&text.to_lowercase(), user).is_none() {
+    // A long user message is a paste (a plan, a spec, a log), not a request.
+    let pasted = user && text.lines().filter(|l| !l.trim().is_empty()).count() > MAX_USER_LINES;
+    if pasted || first_form(&text.to_lowercase(), user).is_none() {
         return Vec::new();
     }
     let mut ignored = 0;
@@ -194,14 +217,16 @@ pub(crate) fn sentences(text: &str, user: bool, max_line: usize) -> Vec<(String,
         };
         let b = clause(super::handoff::body(&sentence), form);
         let t = if lang == "en" {
-            tidy(b)
+            tidy(without_interjection(b))
         } else {
             b.trim()
                 .trim_end_matches(['.', '。', '!', '！'])
                 .to_string()
         };
+        // An English step needs an object beyond a pointer ("Do that").
+        let min_words = if lang == "en" { 3 } else { 2 };
         let cjk = !t.contains(' ') && !t.is_ascii();
-        if t.chars().count() >= 6 && (t.split_whitespace().count() >= 2 || cjk) {
+        if t.chars().count() >= 6 && (t.split_whitespace().count() >= min_words || cjk) {
             out.push((t, format!("{form} ({lang})"), offset));
         }
     }
@@ -263,7 +288,13 @@ mod tests {
         let got = sentences("ok. Let's add the retry policy next time.", true, 400);
         assert_eq!(got[0].0, "Add the retry policy next time");
         assert_eq!(got[0].1, "next time (en)");
+        assert!(sentences("ok let's do that later", true, 400).is_empty());
         assert!(sentences("다음 세션에서 할 일:", true, 400).is_empty());
+        let paste = format!(
+            "Implement the plan:\n{}We can add auth later.",
+            "- step\n".repeat(12)
+        );
+        assert!(sentences(&paste, true, 400).is_empty());
         let got = sentences(
             "Konec logu ti pošlu příště, teď nemám přístup k serveru.",
             true,

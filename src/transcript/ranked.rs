@@ -22,8 +22,6 @@ const LEADS: &[&str] = &[
     "one more hour",
     "spend it here",
     "order of value",
-    "order of priority",
-    "order of impact",
     "if i had more time",
     "if you have more time",
     "with more time,",

@@ -6,7 +6,7 @@
 //! one of the verb's object words, at an imperative position: the start of a
 //! sentence or clause (after `, `, `; `, `: `, ` — `, `then`, `and`, `just`,
 //! `please`, `first`) or after "you need to" / "you'll need to" / "you'll
-//! have to" / "you must". Questions, conditions ("If …", "When …") and what
+//! have to" / "you must" / "make sure to" / "remember to". Questions, conditions ("If …", "When …") and what
 //! the agent does itself ("I'll grant …") are no steps. The candidate is the
 //! clause from the verb to the next `;`, `, then`, ` — `, ` so `, ` and <step
 //! verb>` or sentence end.
@@ -64,6 +64,10 @@ const BEFORE: &[&str] = &[
     "finally,",
     "next,",
     "and then",
+    "make sure to",
+    "be sure to",
+    "remember to",
+    "don't forget to",
 ];
 
 /// Where the clause of a step ends.
