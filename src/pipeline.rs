@@ -2,11 +2,12 @@
 //! write ([`produce`], [`regenerate`]). Commands and the MCP server call it;
 //! it calls no command.
 
-use crate::cache::Mode;
+use crate::cache::{Lookup, Mode};
 use crate::config::Config;
 use crate::error::Result;
 use crate::render::render;
 use crate::report::{Analysis, Report, build, collected_stats};
+use crate::summary::SummaryView;
 use crate::vault_fs::VaultDir;
 use crate::write::write_dashboard;
 use std::path::Path;
@@ -21,7 +22,19 @@ pub fn analyze(root: &Path, cfg: &Config) -> Result<Analysis> {
 /// [`analyze`] using the cache as `mode` says.
 fn analyze_with(root: &Path, cfg: &Config, mode: Mode) -> Result<Analysis> {
     let start = Instant::now();
-    let mut vault = crate::scan::scan_vault_with(root, cfg, mode)?;
+    let discovery = crate::discover::discover(root, cfg)?;
+    analyze_discovered(root, cfg, mode, discovery, start)
+}
+
+/// [`analyze_with`] over a discovery already made (at `start`).
+fn analyze_discovered(
+    root: &Path,
+    cfg: &Config,
+    mode: Mode,
+    discovery: crate::discover::Discovery,
+    start: Instant,
+) -> Result<Analysis> {
+    let mut vault = crate::scan::scan_discovered(root, cfg, mode, discovery)?;
     let scanned = start.elapsed();
     let items = std::mem::take(&mut vault.items);
     let (sources, untagged) = collected_stats(&items);
@@ -64,13 +77,67 @@ pub(crate) fn produce_with(
     mode: Mode,
 ) -> Result<(Report, String, [Duration; 3])> {
     let analysis = analyze_with(root, cfg, mode)?;
-    let report = build(&analysis, cfg);
+    let mut report = build(&analysis, cfg);
+    keep_result(root, cfg, &analysis, &mut report)?;
     let started = Instant::now();
     let text = render(&report, template, cfg)?;
     let [scan, merge] = analysis.timings;
     let rendered = started.elapsed();
     crate::exit_fast::release(analysis);
     Ok((report, text, [scan, merge, rendered]))
+}
+
+/// Notes a result cache file that does not fit, and (when the run may
+/// write the cache) keeps this run's result for runs that find the vault
+/// unchanged (see [`crate::cache::result`]).
+fn keep_result(root: &Path, cfg: &Config, analysis: &Analysis, report: &mut Report) -> Result<()> {
+    if report.audit.cache.is_none() {
+        return Ok(());
+    }
+    let vault = VaultDir::open(root)?;
+    let projects = &analysis.vault.projects;
+    let mut notes = Vec::new();
+    let old = crate::cache::result::current(&vault, cfg, projects)
+        .map_err(|why| notes.push(why))
+        .ok()
+        .flatten();
+    let mut written = false;
+    if let Some(marks) = &analysis.vault.marks {
+        let view = SummaryView::of(report);
+        match crate::cache::result::store(&vault, cfg, projects, marks, &view, old.as_deref()) {
+            Ok(w) => written = w,
+            Err(why) => notes.push(format!("{} not written: {why}", crate::cache::RESULT_FILE)),
+        }
+    }
+    if let Some(used) = report.audit.cache.as_mut() {
+        used.written |= written;
+        used.ignored.extend(notes);
+    }
+    Ok(())
+}
+
+/// The session-start summary's view of the vault, and the known projects:
+/// from the result cache when the vault is unchanged since the run that
+/// wrote it, else scanned and merged (reading, never writing, the cache).
+pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Vec<String>)> {
+    let start = Instant::now();
+    let mode = Mode::of(cfg, false);
+    let discovery = crate::discover::discover(root, cfg)?;
+    let vault = VaultDir::open(root)?;
+    let note = match crate::cache::result::lookup(&vault, cfg, mode, &discovery) {
+        Lookup::Hit(view) => return Ok((view, discovery.projects)),
+        Lookup::Miss => None,
+        Lookup::Bad(note) => Some(note),
+    };
+    let mut analysis = analyze_discovered(root, cfg, mode, discovery, start)?;
+    if let Some(used) = analysis.vault.cache.as_mut() {
+        used.ignored.extend(note);
+    }
+    let report = build(&analysis, cfg);
+    let view = SummaryView::of(&report);
+    let projects = analysis.vault.projects.clone();
+    crate::exit_fast::release((analysis, report));
+    Ok((view, projects))
 }
 
 /// Regenerates the dashboard, and brings the cache up to date. Call with

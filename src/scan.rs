@@ -34,6 +34,9 @@ pub struct Vault {
     pub excluded: usize,
     /// What the cache did (`None` when it is off).
     pub cache: Option<crate::cache::CacheUse>,
+    /// The files as this run saw them, for the result cache (only when the
+    /// run may write the cache).
+    pub(crate) marks: Option<crate::cache::Marks>,
 }
 
 /// Scans the vault at `root`, reusing a valid cache (never writing it).
@@ -45,11 +48,21 @@ pub(crate) fn scan_vault(root: &Path, cfg: &Config) -> Result<Vault> {
 /// when it is valid for it; with [`Mode::Write`] (the lock held) the cache
 /// is then brought up to date.
 pub(crate) fn scan_vault_with(root: &Path, cfg: &Config, mode: Mode) -> Result<Vault> {
+    scan_discovered(root, cfg, mode, discover(root, cfg)?)
+}
+
+/// [`scan_vault_with`] over the files of a discovery already made.
+pub(crate) fn scan_discovered(
+    root: &Path,
+    cfg: &Config,
+    mode: Mode,
+    discovery: Discovery,
+) -> Result<Vault> {
     let Discovery {
         files,
         projects,
         warnings,
-    } = discover(root, cfg)?;
+    } = discovery;
     let headings = HeadingMatcher::from_config(cfg);
     let handle = crate::vault_fs::VaultDir::open(root)?;
     let cache = FileCache::open(&handle, mode, crate::cache::key("scan", cfg, &projects));
@@ -58,6 +71,10 @@ pub(crate) fn scan_vault_with(root: &Path, cfg: &Config, mode: Mode) -> Result<V
         .map(|f| cache.scan(&handle, f, &headings, &projects))
         .collect::<Result<_>>()?;
     let (scans, keeps): (Vec<FileScan>, Vec<Keep>) = looked.into_iter().unzip();
+    let marks = cache.marks(&files, &keeps).map(|m| crate::cache::Marks {
+        discovered: crate::cache::result::discovered(&warnings),
+        ..m
+    });
     let used = cache.finish(&handle, &files, &keeps);
     drop(keeps);
     let today = cfg.today();
@@ -78,6 +95,7 @@ pub(crate) fn scan_vault_with(root: &Path, cfg: &Config, mode: Mode) -> Result<V
         as_of,
         today: Some(today),
         cache: (mode != Mode::Off).then_some(used),
+        marks,
         ..Vault::default()
     };
     // Sized up front: growing these by doubling would briefly hold two copies.

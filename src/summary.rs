@@ -2,24 +2,92 @@
 //! tool): counts, goals and as many priorities as fit in a character budget.
 //! When the session starts inside one project, that project's goal and open
 //! items come first and the rest is one line of counts.
+//!
+//! The summary is made from a [`SummaryView`]: the few parts of the report it
+//! reads, small enough to be kept in the cache (`result.bin`, docs/FORMAT.md
+//! §12.1) so that a session starting on an unchanged vault needs no scan.
 
 use crate::report::{Report, ReportItem};
+use jiff::civil::Date;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// One open item as the summary shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct ViewItem {
+    pub id: String,
+    pub project: Option<String>,
+    pub text: String,
+    pub path: String,
+    pub line: u32,
+}
+
+impl ViewItem {
+    fn of(i: &ReportItem) -> ViewItem {
+        ViewItem {
+            id: i.id.clone(),
+            project: i.project.clone(),
+            text: i.text.clone(),
+            path: i.source.path.to_string(),
+            line: i.source.line,
+        }
+    }
+}
+
+/// What [`summary`] reads of a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct SummaryView {
+    pub output: String,
+    pub as_of: Option<Date>,
+    pub open: usize,
+    pub shown: usize,
+    pub overflow_count: usize,
+    pub untagged: usize,
+    pub lost: usize,
+    pub warnings: usize,
+    /// Goals: project and text.
+    pub goals: Vec<(Option<String>, String)>,
+    pub priorities: Vec<ViewItem>,
+    pub overflow: Vec<ViewItem>,
+}
+
+impl SummaryView {
+    pub(crate) fn of(r: &Report) -> SummaryView {
+        let a = &r.audit;
+        SummaryView {
+            output: r.output.clone(),
+            as_of: r.as_of,
+            open: a.open,
+            shown: a.shown,
+            overflow_count: a.overflow,
+            untagged: a.untagged_warnings.len(),
+            lost: a.potentially_lost.len(),
+            warnings: a.warnings.len(),
+            goals: r
+                .goals
+                .iter()
+                .map(|g| (g.project.clone(), g.text.clone()))
+                .collect(),
+            priorities: r.priorities.iter().map(ViewItem::of).collect(),
+            overflow: r.overflow.iter().map(ViewItem::of).collect(),
+        }
+    }
+}
 
 fn label(p: &Option<String>) -> &str {
     p.as_deref().unwrap_or("untagged")
 }
 
-fn item_line(n: usize, p: &ReportItem) -> String {
+fn item_line(n: usize, p: &ViewItem) -> String {
     format!(
         "{}. {} [{}] {} ({}:{})\n",
         n,
         p.id,
         label(&p.project),
         crate::output::escape_controls(&p.text),
-        p.source.path,
-        p.source.line
+        p.path,
+        p.line
     )
 }
 
@@ -27,23 +95,21 @@ fn item_line(n: usize, p: &ReportItem) -> String {
 /// project's goal and every open item of it (priorities, then overflow)
 /// come first, then one line counting the other projects' open items.
 pub(crate) fn summary(r: &Report, max: usize, focus: Option<&str>) -> String {
-    let a = &r.audit;
+    summary_of(&SummaryView::of(r), max, focus)
+}
+
+/// [`summary`] from a report's [`SummaryView`].
+pub(crate) fn summary_of(r: &SummaryView, max: usize, focus: Option<&str>) -> String {
     let as_of = r.as_of.map_or("no dated notes".into(), |d| d.to_string());
     let mut head = format!(
         "{} (active-status, as of {as_of}): {} open, {} shown, {} overflow; {} untagged, {} potentially lost, {} warnings.\n",
-        r.output,
-        a.open,
-        a.shown,
-        a.overflow,
-        a.untagged_warnings.len(),
-        a.potentially_lost.len(),
-        a.warnings.len()
+        r.output, r.open, r.shown, r.overflow_count, r.untagged, r.lost, r.warnings
     );
     let in_focus = |p: &Option<String>| focus.is_some_and(|f| p.as_deref() == Some(f));
     let goals: Vec<_> = r
         .goals
         .iter()
-        .filter(|g| focus.is_none() || in_focus(&g.project))
+        .filter(|g| focus.is_none() || in_focus(&g.0))
         .collect();
     if let Some(f) = focus {
         head.push_str(&format!(
@@ -52,17 +118,17 @@ pub(crate) fn summary(r: &Report, max: usize, focus: Option<&str>) -> String {
     }
     if !goals.is_empty() {
         head.push_str("Goals:\n");
-        for g in goals {
+        for (project, text) in goals {
             head.push_str(&format!(
                 "- {}: {}\n",
-                label(&g.project),
-                crate::output::escape_controls(&g.text)
+                label(project),
+                crate::output::escape_controls(text)
             ));
         }
     }
     let mut out = String::new();
     push_within(&mut out, &head, max);
-    let items: Vec<&ReportItem> = match focus {
+    let items: Vec<&ViewItem> = match focus {
         None => r.priorities.iter().collect(),
         Some(_) => r
             .priorities
@@ -89,7 +155,7 @@ pub(crate) fn summary(r: &Report, max: usize, focus: Option<&str>) -> String {
 }
 
 /// `Other projects: 7 open (infra 4, kb 2, untagged 1).`
-fn rest_line(r: &Report, in_focus: &dyn Fn(&Option<String>) -> bool) -> String {
+fn rest_line(r: &SummaryView, in_focus: &dyn Fn(&Option<String>) -> bool) -> String {
     let mut counts: BTreeMap<(bool, Option<String>), usize> = BTreeMap::new();
     for i in r.priorities.iter().chain(&r.overflow) {
         if !in_focus(&i.project) {

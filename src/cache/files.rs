@@ -232,6 +232,28 @@ impl FileCache {
         Ok((scan, keep))
     }
 
+    /// What the result cache needs of this run's files (see
+    /// [`super::result`]): each file's stamp and content hash, when the run
+    /// may write the cache and every file has both.
+    pub(crate) fn marks(&self, files: &[SourceFile], keeps: &[Keep]) -> Option<super::Marks> {
+        if self.mode != Mode::Write || self.secret.is_none() {
+            return None;
+        }
+        let marks = files.iter().zip(keeps).map(|(file, keep)| match keep {
+            Keep::Nothing => None,
+            Keep::Reused { stamp, .. } => {
+                let old = self.old.get(&file.rel)?;
+                Some((file.rel.clone(), *stamp, old.hash))
+            }
+            Keep::Fresh { stamp, hash, .. } => Some((file.rel.clone(), *stamp, *hash)),
+        });
+        Some(super::Marks {
+            started_ns: self.started_ns,
+            discovered: 0,
+            files: marks.collect::<Option<_>>()?,
+        })
+    }
+
     /// Counts what was reused; writes the new cache when the run may write
     /// it and anything differs from what was read.
     pub(crate) fn finish(self, vault: &VaultDir, files: &[SourceFile], keeps: &[Keep]) -> CacheUse {

@@ -2,7 +2,8 @@
 //! per-file scan results ([`files`]) reused when a file's stamp (size,
 //! times, inode) or its bytes show it unchanged, so an everyday run
 //! re-parses only what changed, and the merge's pairwise answers
-//! ([`pairs`]). It is vault content, so it is never trusted: every file is
+//! ([`pairs`]), and the last run's summary with what it was made from
+//! ([`result`]), for runs that find the vault unchanged. It is vault content, so it is never trusted: every file is
 //! framed and signed with the user's key kept outside the vault
 //! ([`container`], [`secret`]), read through the vault handle with a size
 //! cap, and whatever does not fit is ignored with a note for `audit -v`.
@@ -14,6 +15,7 @@ mod files;
 mod pairs;
 #[cfg(test)]
 mod prop_tests;
+pub(crate) mod result;
 mod secret;
 #[cfg(test)]
 mod tests;
@@ -22,6 +24,7 @@ mod trust_tests;
 
 pub(crate) use files::{FileCache, Keep};
 pub(crate) use pairs::Pairs;
+pub(crate) use result::{Lookup, Marks};
 
 use crate::config::Config;
 use serde::{Deserialize, Serialize};
@@ -34,6 +37,8 @@ pub(crate) const DIR: &str = ".agents/cache";
 pub(crate) const SCAN_FILE: &str = ".agents/cache/scan.bin";
 /// The merge's pairwise answers.
 pub(crate) const PAIRS_FILE: &str = ".agents/cache/pairs.bin";
+/// The last result, for runs that find the vault unchanged.
+pub(crate) const RESULT_FILE: &str = ".agents/cache/result.bin";
 /// Largest cache file read or written (a larger one is ignored).
 pub(crate) const MAX_BYTES: u64 = crate::vault_fs::MAX_READ;
 /// A file changed less than this before the run that cached it is checked

@@ -62,6 +62,11 @@ impl Pairs {
             },
             Err(e) => pairs.ignore(e.to_string()),
         }
+        if mode == Mode::Read && !pairs.reused {
+            // Nothing to answer from, and what the merge would fill is
+            // never written: no memo at all.
+            pairs.memo = None;
+        }
         pairs
     }
 

@@ -1,8 +1,10 @@
 //! Property: over random edit sequences on a vault, a run with the cache
-//! gives exactly what a run without it gives (dashboard and report).
+//! gives exactly what a run without it gives (dashboard and report), and
+//! the result cache answers only for the vault it was made from.
 
 use super::tests::{clock_ahead, config, run, small_vault, write};
-use super::{Mode, SCAN_FILE};
+use super::{Lookup, Mode, RESULT_FILE, SCAN_FILE};
+use crate::summary::SummaryView;
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -56,6 +58,8 @@ enum Step {
     Project,
     /// The cache file damaged.
     Corrupt(usize),
+    /// The result file damaged.
+    CorruptResult(usize),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -69,6 +73,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => any::<bool>().prop_map(Step::Config),
         1 => Just(Step::Project),
         1 => any::<usize>().prop_map(Step::Corrupt),
+        1 => any::<usize>().prop_map(Step::CorruptResult),
     ]
 }
 
@@ -117,30 +122,52 @@ fn apply(root: &Path, step: &Step) {
             write(root, ".agents/active-status.toml", toml);
         }
         Step::Project => write(root, "projects/gamma/todos.md", "- [ ] gamma task\n"),
-        Step::Corrupt(at) => {
-            if let Ok(mut bytes) = std::fs::read(root.join(SCAN_FILE)) {
-                if bytes.is_empty() {
-                    return;
-                }
-                let at = at % bytes.len();
-                if at % 2 == 0 {
-                    bytes.truncate(at);
-                } else {
-                    bytes[at] ^= 0x55;
-                }
-                std::fs::write(root.join(SCAN_FILE), bytes).unwrap();
-            }
+        Step::Corrupt(at) => corrupt(root, SCAN_FILE, *at),
+        Step::CorruptResult(at) => corrupt(root, RESULT_FILE, *at),
+    }
+}
+
+/// Truncates the cache file `rel` at `at`, or flips the byte there.
+fn corrupt(root: &Path, rel: &str, at: usize) {
+    if let Ok(mut bytes) = std::fs::read(root.join(rel)) {
+        if bytes.is_empty() {
+            return;
         }
+        let at = at % bytes.len();
+        if at % 2 == 0 {
+            bytes.truncate(at);
+        } else {
+            bytes[at] ^= 0x55;
+        }
+        std::fs::write(root.join(rel), bytes).unwrap();
+    }
+}
+
+/// The summary view the result cache holds for the vault as it is now.
+fn cached_view(root: &Path) -> Option<SummaryView> {
+    let cfg = config(root);
+    let disc = crate::discover::discover(root, &cfg).unwrap();
+    let vault = crate::vault_fs::VaultDir::open(root).unwrap();
+    match super::result::lookup(&vault, &cfg, Mode::Read, &disc) {
+        Lookup::Hit(view) => Some(view),
+        Lookup::Miss | Lookup::Bad(_) => None,
     }
 }
 
 /// Runs with the cache (writing it, then read-only) and without; all equal.
+/// The result left by the last writing run is used only when it is right,
+/// and a writing run leaves one that is.
 fn check(root: &Path) -> Result<(), TestCaseError> {
     let _ = config(root);
     let fresh = run(root, Mode::Off);
+    let view = SummaryView::of(&fresh.1);
+    if let Some(cached) = cached_view(root) {
+        prop_assert_eq!(&cached, &view);
+    }
     let (text, report, _) = run(root, Mode::Write);
     prop_assert_eq!(&text, &fresh.0);
     prop_assert_eq!(&report, &fresh.1);
+    prop_assert_eq!(cached_view(root), Some(view));
     let (text, report, _) = run(root, Mode::Read);
     prop_assert_eq!(&text, &fresh.0);
     prop_assert_eq!(&report, &fresh.1);

@@ -2,7 +2,7 @@
 //! user's runs signed is trusted.
 
 use super::tests::{config, run, small_vault, write};
-use super::{Mode, PAIRS_FILE, SCAN_FILE, secret};
+use super::{Mode, PAIRS_FILE, RESULT_FILE, SCAN_FILE, secret};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -99,4 +99,58 @@ fn pairs_are_kept_reused_and_ignored_when_foreign_or_broken() {
         assert!(!used.unwrap().pairs_reused);
     }
     let _ = config(root);
+}
+
+/// The result cache's answer for the vault at `root` as it is now.
+fn lookup(root: &Path) -> super::Lookup {
+    lookup_on(root, 7)
+}
+
+/// [`lookup`] on another day of May 2026.
+fn lookup_on(root: &Path, day: i8) -> super::Lookup {
+    let mut cfg = config(root);
+    cfg.today = Some(jiff::civil::date(2026, 5, day));
+    let disc = crate::discover::discover(root, &cfg).unwrap();
+    let vault = crate::vault_fs::VaultDir::open(root).unwrap();
+    super::result::lookup(&vault, &cfg, Mode::Read, &disc)
+}
+
+#[test]
+fn the_result_is_used_only_when_signed_current_and_whole() {
+    use super::Lookup;
+    let v = small_vault();
+    let root = v.path();
+    let view = crate::summary::SummaryView::of(&run(root, Mode::Off).1);
+    assert!(matches!(lookup(root), Lookup::Miss));
+    let (_, _, used) = run(root, Mode::Write);
+    assert!(used.unwrap().written);
+    assert!(matches!(lookup(root), Lookup::Hit(ref got) if *got == view));
+    assert!(matches!(lookup_on(root, 8), Lookup::Miss));
+    // Signed by another user's key: refused, and noted by the next run.
+    let other = tempfile::tempdir().unwrap();
+    with_key_dir(other.path(), || run(root, Mode::Write));
+    assert!(matches!(lookup(root), Lookup::Bad(ref why) if why.contains("bad signature")));
+    let (_, _, used) = run(root, Mode::Read);
+    let used = used.unwrap();
+    assert!(
+        used.ignored
+            .iter()
+            .any(|w| w.starts_with(RESULT_FILE) && w.contains("bad signature")),
+        "{used:?}"
+    );
+    run(root, Mode::Write);
+    assert!(matches!(lookup(root), Lookup::Hit(_)));
+    // Truncated: refused.
+    let bytes = std::fs::read(root.join(RESULT_FILE)).unwrap();
+    std::fs::write(root.join(RESULT_FILE), &bytes[..bytes.len() - 1]).unwrap();
+    assert!(matches!(lookup(root), Lookup::Bad(_)));
+    std::fs::write(root.join(RESULT_FILE), &bytes).unwrap();
+    assert!(matches!(lookup(root), Lookup::Hit(_)));
+    // A new file, a removed one: a miss, never the old view.
+    write(root, "projects/beta/PROGRESS.md", "- [ ] one more\n");
+    assert!(matches!(lookup(root), Lookup::Miss));
+    std::fs::remove_file(root.join("projects/beta/PROGRESS.md")).unwrap();
+    assert!(matches!(lookup(root), Lookup::Hit(_)));
+    std::fs::remove_file(root.join("projects/beta/todos.md")).unwrap();
+    assert!(matches!(lookup(root), Lookup::Miss));
 }

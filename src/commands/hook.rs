@@ -5,8 +5,6 @@
 use super::Ctx;
 use crate::cli::{Cli, HookEvent};
 use crate::error::{Error, Result, exit};
-use crate::pipeline::analyze;
-use crate::report::build;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -41,21 +39,20 @@ fn run(cli: &Cli, event: HookEvent) -> Result<()> {
 }
 
 fn session_start(ctx: &Ctx, cwd: &Path) -> Result<()> {
-    let analysis = analyze(&ctx.root, &ctx.cfg)?;
-    let report = build(&analysis, &ctx.cfg);
+    let (view, projects) = crate::pipeline::summary_view(&ctx.root, &ctx.cfg)?;
     let focus = crate::summary::focus_of(
         &ctx.root,
         &ctx.cfg.projects_dir,
-        &analysis.vault.projects,
+        &projects,
         &ctx.cfg.project_paths,
         cwd,
     );
-    let text = crate::summary::summary(&report, ctx.cfg.hook_max_chars, focus.as_deref());
+    let text = crate::summary::summary_of(&view, ctx.cfg.hook_max_chars, focus.as_deref());
     let out = serde_json::json!({
         "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
     });
     println!("{out}");
-    crate::exit_fast::release((analysis, report));
+    crate::exit_fast::release((view, projects));
     Ok(())
 }
 

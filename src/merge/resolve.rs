@@ -135,7 +135,12 @@ pub fn resolve_with(
             .map(|((n, p, x), earliest)| m.id(n, *p, *x, earliest))
             .collect()
     });
-    let reuse = memo.as_deref().map(|m| Reuse::new(m, &entry_ids));
+    // A memo that answers no text (a first run) needs no index of fresh
+    // entries: that would be a second copy of the whole index.
+    let reuse = memo
+        .as_deref()
+        .filter(|m| m.queries() > 0)
+        .map(|m| Reuse::new(m, &entry_ids));
     let mut index = SimIndex::default();
     // The entries the memo never compared against: known item texts are
     // compared with these only.

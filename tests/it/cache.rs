@@ -7,6 +7,7 @@ use crate::common::{Vault, bare_cmd, stdout};
 
 const SCAN: &str = ".agents/cache/scan.bin";
 const DASH: &str = "ACTIVE-STATUS.md";
+const RESULT: &str = ".agents/cache/result.bin";
 
 fn vault() -> Vault {
     Vault::new()
@@ -45,6 +46,7 @@ fn only_commands_holding_the_lock_write_the_cache() {
     assert!(v.exists(SCAN));
     assert!(v.read(".agents/cache/.gitignore").lines().any(|l| l == "*"));
     assert!(v.exists(".agents/cache/pairs.bin"));
+    assert!(v.exists(RESULT));
     let before = std::fs::read(v.join(SCAN)).expect("cache");
     v.write("journal/2026-05-07.md", "### Next\n- [ ] a new day\n");
     ok(&v, &["audit"]);
@@ -141,4 +143,46 @@ fn an_edit_after_regen_shows_in_the_next_regen() {
     let cached = v.read(DASH);
     ok(&v, &["--no-cache", "regen"]);
     assert_eq!(v.read(DASH), cached);
+}
+
+/// `hook session-start` on the vault (extra global flags first).
+fn session_start(v: &Vault, flags: &[&str]) -> String {
+    let input = serde_json::json!({"cwd": v.path(), "source": "startup"}).to_string();
+    let out = v
+        .cmd()
+        .args(flags)
+        .args(["hook", "session-start"])
+        .write_stdin(input)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    stdout(&out)
+}
+
+#[test]
+fn session_start_uses_the_last_result_only_while_the_vault_is_unchanged() {
+    let v = vault();
+    let cold = session_start(&v, &[]);
+    assert!(cold.contains("tidy the flags"), "{cold}");
+    ok(&v, &["regen"]);
+    let result = std::fs::read(v.join(RESULT)).expect("result");
+    assert_eq!(session_start(&v, &[]), cold);
+    // A second regen with nothing changed leaves it as it is.
+    ok(&v, &["regen"]);
+    assert_eq!(std::fs::read(v.join(RESULT)).expect("result"), result);
+    v.write(
+        "projects/wrap-cli/todos.md",
+        "## Next\n- [ ] tidy the flags\n- [ ] count the hooks\n",
+    );
+    let edited = session_start(&v, &[]);
+    assert!(edited.contains("count the hooks"), "{edited}");
+    assert_eq!(edited, session_start(&v, &["--no-cache"]));
+    // Damaged: ignored (noted by audit -v), and the output is the same.
+    std::fs::write(v.join(RESULT), b"ASTCACHE damaged").expect("write");
+    assert_eq!(session_start(&v, &[]), edited);
+    let text = ok(&v, &["audit", "-v"]);
+    assert!(text.contains(".agents/cache/result.bin ignored:"), "{text}");
+    ok(&v, &["regen"]);
+    assert_eq!(session_start(&v, &[]), edited);
+    assert!(!ok(&v, &["audit", "-v"]).contains("ignored"));
 }

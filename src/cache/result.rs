@@ -1,0 +1,203 @@
+//! The whole result of the last run that wrote the cache, for a run that
+//! finds the vault unchanged (`.agents/cache/result.bin`, docs/FORMAT.md
+//! §12.1). It holds the session-start summary's view of the report
+//! ([`SummaryView`]) with what it was made from: the date, a hash of what
+//! discovery reported, and every source file's path, stamp and content
+//! hash. `hook session-start` then costs a walk, a stat per file and one
+//! small read instead of a scan and a merge.
+//!
+//! Valid only when the configuration, program build and projects (the
+//! frame's key), today's date and discovery's warnings are the same, the
+//! source files are exactly the same paths, and each file is unchanged:
+//! its stamp is the recorded one and older than the racy window before the
+//! writing run's start (as for per-file results), or else its bytes hash to
+//! the recorded hash. It is framed and signed like every cache file, so
+//! only this user's runs can have written it.
+
+use super::{MAX_BYTES, Mode, RACY_NS, RESULT_FILE, container, from_bytes, secret, to_bytes};
+use crate::config::Config;
+use crate::discover::Discovery;
+use crate::item::Warning;
+use crate::summary::SummaryView;
+use crate::vault_fs::{FileStamp, VaultDir};
+use jiff::civil::Date;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::sync::Arc;
+use xxhash_rust::xxh3::xxh3_128;
+
+const KIND: &[u8; 4] = b"RSLT";
+
+/// One source file as the run that wrote the result saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Mark<'a> {
+    rel: &'a str,
+    stamp: FileStamp,
+    /// XXH3-128 of the bytes the file's scan was made from.
+    hash: u128,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Payload<'a> {
+    today: Date,
+    /// Hash of discovery's warnings.
+    discovered: u128,
+    #[serde(borrow)]
+    files: Vec<Mark<'a>>,
+    view: Cow<'a, SummaryView>,
+}
+
+/// What a run that may write the cache knows of its sources: enough to
+/// write a result later runs can validate.
+#[derive(Debug, Default)]
+pub(crate) struct Marks {
+    /// Start of the run (before any file was read), ns since the epoch.
+    pub started_ns: i128,
+    /// Hash of discovery's warnings ([`discovered`]).
+    pub discovered: u128,
+    /// Every source file in path order: path, stamp, content hash.
+    pub files: Vec<(Arc<str>, FileStamp, u128)>,
+}
+
+/// The hash of discovery's warnings.
+pub(crate) fn discovered(warnings: &[Warning]) -> u128 {
+    xxh3_128(&to_bytes(&warnings).unwrap_or_default())
+}
+
+/// What looking up the result found.
+#[derive(Debug)]
+pub(crate) enum Lookup {
+    /// A valid result for this vault as it is now.
+    Hit(SummaryView),
+    /// None, or one for another state of the vault (the normal case after
+    /// an edit): nothing to note.
+    Miss,
+    /// A result file that does not fit (truncated, bad signature, …).
+    Bad(String),
+}
+
+fn key(cfg: &Config, projects: &[String]) -> [u8; 16] {
+    super::key("result", cfg, projects)
+}
+
+/// The result's frame checked: the writing run's start and the payload.
+fn frame<'b>(
+    bytes: &'b [u8],
+    cfg: &Config,
+    projects: &[String],
+) -> Result<(i128, &'b [u8]), String> {
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(format!("over {MAX_BYTES} bytes"));
+    }
+    let secret = secret::key(false)?;
+    let (header, payload) = container::decode(bytes, KIND, &key(cfg, projects), &secret)?;
+    if header.started_ns > super::now_ns() {
+        return Err("written in the future (clock moved back?)".into());
+    }
+    Ok((header.started_ns, payload))
+}
+
+/// Looks up a valid result for the vault as `disc` found it.
+pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, disc: &Discovery) -> Lookup {
+    if mode == Mode::Off {
+        return Lookup::Miss;
+    }
+    let bytes = match vault.read(RESULT_FILE) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Lookup::Miss,
+        Err(e) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {e}")),
+    };
+    let opened = frame(&bytes, cfg, &disc.projects).and_then(|(started_ns, payload)| {
+        let payload: Payload = from_bytes(payload).ok_or("undecodable payload")?;
+        Ok((started_ns, payload))
+    });
+    let (started_ns, payload) = match opened {
+        Ok(p) => p,
+        Err(why) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {why}")),
+    };
+    let same = payload.today == cfg.today()
+        && payload.discovered == discovered(&disc.warnings)
+        && payload.files.len() == disc.files.len()
+        && payload
+            .files
+            .iter()
+            .zip(&disc.files)
+            .all(|(m, f)| m.rel == &*f.rel && unchanged(vault, m, started_ns));
+    if same {
+        Lookup::Hit(payload.view.into_owned())
+    } else {
+        Lookup::Miss
+    }
+}
+
+/// Whether the file of `m` is as the writing run (started at `started_ns`) saw it.
+fn unchanged(vault: &VaultDir, m: &Mark<'_>, started_ns: i128) -> bool {
+    if let Some(stamp) = vault.stamp(m.rel)
+        && stamp == m.stamp
+        && stamp.latest_ns() < started_ns.saturating_sub(RACY_NS)
+    {
+        return true;
+    }
+    matches!(vault.read(m.rel), Ok(Some(bytes)) if xxh3_128(&bytes) == m.hash)
+}
+
+/// The payload of the result file present, when its frame fits (whether or
+/// not it is stale); `Err` is the note for `audit -v` when it does not.
+pub(crate) fn current(
+    vault: &VaultDir,
+    cfg: &Config,
+    projects: &[String],
+) -> Result<Option<Vec<u8>>, String> {
+    let why = match vault.read(RESULT_FILE) {
+        Ok(None) => return Ok(None),
+        Ok(Some(bytes)) => match frame(&bytes, cfg, projects) {
+            Ok((_, payload)) => return Ok(Some(payload.to_vec())),
+            Err(why) => why,
+        },
+        Err(e) => e.to_string(),
+    };
+    Err(format!("{RESULT_FILE} ignored: {why}"))
+}
+
+/// Writes the result of a run (call with the lock held) unless `old` (the
+/// payload of the file present) already says the same; whether it wrote,
+/// or why it could not.
+pub(crate) fn store(
+    vault: &VaultDir,
+    cfg: &Config,
+    projects: &[String],
+    marks: &Marks,
+    view: &SummaryView,
+    old: Option<&[u8]>,
+) -> Result<bool, String> {
+    let payload = Payload {
+        today: cfg.today(),
+        discovered: marks.discovered,
+        files: marks
+            .files
+            .iter()
+            .map(|(rel, stamp, hash)| Mark {
+                rel,
+                stamp: *stamp,
+                hash: *hash,
+            })
+            .collect(),
+        view: Cow::Borrowed(view),
+    };
+    let payload = to_bytes(&payload).ok_or("unserialisable")?;
+    if old == Some(&payload[..]) {
+        return Ok(false);
+    }
+    let secret = secret::key(true)?;
+    let header = container::Header {
+        kind: *KIND,
+        key: key(cfg, projects),
+        started_ns: marks.started_ns,
+    };
+    let bytes = container::encode(&header, &payload, &secret);
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(format!("over {MAX_BYTES} bytes"));
+    }
+    super::write(vault, RESULT_FILE, &bytes).map_err(|e| e.to_string())?;
+    Ok(true)
+}
