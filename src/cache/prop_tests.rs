@@ -134,7 +134,7 @@ fn corrupt(root: &Path, rel: &str, at: usize) {
             return;
         }
         let at = at % bytes.len();
-        if at % 2 == 0 {
+        if at.is_multiple_of(2) {
             bytes.truncate(at);
         } else {
             bytes[at] ^= 0x55;
