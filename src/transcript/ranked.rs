@@ -78,9 +78,11 @@ fn lead(line: &str) -> Option<(char, &str)> {
     None
 }
 
-/// The action of a paragraph describing one piece of work.
+/// The action of a paragraph describing one piece of work. A bold title
+/// ("**Retry queue.** Today …") is a sentence of its own.
 fn action(paragraph: &str) -> Option<String> {
-    let all = sentences(paragraph);
+    let plain = paragraph.replace("**", "");
+    let all = sentences(&plain);
     let first = all.iter().find(|s| acts(s)).or(all.first())?;
     let t = tidy(first.trim_end_matches(['.', ';']));
     (t.split_whitespace().count() >= 3).then_some(t)
@@ -193,6 +195,9 @@ mod tests {
             texts(t),
             ["Hash the first 64 KB of each file and skip known hashes"]
         );
+        let t = "If you get one more hour, spend it here.\n\n**Retry queue for uploads.** \
+                 A dropped connection loses the file today.";
+        assert_eq!(texts(t), ["Retry queue for uploads"]);
         let t = "If you get one more hour, spend it here.\n\nThe export is the weak spot: \
                  it rewrites the whole file. Make it append instead.";
         assert_eq!(texts(t), ["Make it append instead"]);

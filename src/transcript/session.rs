@@ -33,6 +33,21 @@ fn pasted_recap(text: &str) -> bool {
     text.lines().filter(|l| !l.trim().is_empty()).count() >= 10 && !summary::items(text).is_empty()
 }
 
+/// Whether a user message only asks the agent to go on with the same work
+/// ("continue", "keep going", "try again"): four words at most, one of them a
+/// continuation word.
+fn continuation(text: &str) -> bool {
+    let lower = text.trim().to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    const GO_ON: &[&str] = &[
+        "continue", "resume", "proceed", "going", "retry", "again", "carry", "on",
+    ];
+    !words.is_empty() && words.len() <= 4 && words.iter().any(|w| GO_ON.contains(w))
+}
+
 /// The running state of one extraction.
 pub(super) struct Run<'m> {
     pub(super) matcher: &'m Matcher,
@@ -258,7 +273,10 @@ impl<'m> Run<'m> {
                 // the user answered its closing offer, if any.
                 self.flush_final();
                 self.offers.clear();
-                if std::mem::take(&mut self.answered_since_summary) {
+                // "continue" after a usage limit asks for the same work: the
+                // user did not move on.
+                let carry_on = continuation(&turn.text);
+                if !carry_on && std::mem::take(&mut self.answered_since_summary) {
                     // The agent went on from the summary (or a recap the user
                     // pasted earlier) and answered; the user moved on.
                     for open in &mut self.open {

@@ -340,3 +340,26 @@ fn a_summary_the_agent_went_on_from_is_settled_by_the_next_request() {
     let e = run(moved_on.join("\n"));
     assert_eq!((e.candidates.len(), e.resolved), (0, 1));
 }
+
+#[test]
+fn continue_after_a_limit_does_not_settle_a_summary() {
+    let summary =
+        serde_json::json!({"type": "user", "isCompactSummary": true, "message": {"content":
+        "Summary:\n7. Pending Tasks:\n   - Screenshot the hero\n8. Current Work:\n   x"}})
+        .to_string();
+    let limit = serde_json::json!({"type": "assistant", "message": {"model": "<synthetic>",
+        "content": [{"type": "text", "text": "You've hit your limit"}]}})
+    .to_string();
+    let session = [
+        summary,
+        claude("assistant", "Taking the screenshot now."),
+        limit.clone(),
+        claude("user", "continue"),
+        limit,
+    ];
+    let e = run(session.join("\n"));
+    assert_eq!(
+        rows(&e),
+        [("Screenshot the hero", Origin::Summary, Role::Assistant, 1)]
+    );
+}

@@ -2,8 +2,8 @@
 //! not as a list and not only in the message that ends an exchange: "Build
 //! it, then grant the Accessibility permission in System Settings and
 //! restart it." A step is a clause that opens with a user-side verb of
-//! [`STEPS`] (grant, enable, add your key, sign in, fund, …) whose text holds
-//! one of the verb's object words, at an imperative position: the start of a
+//! [`STEPS`] (grant, enable, add your key, sign in, fund, …) in a sentence
+//! that holds one of the verb's object words, at an imperative position: the start of a
 //! sentence or clause (after `, `, `; `, `: `, ` — `, `then`, `and`, `just`,
 //! `please`, `first`) or after "you need to" / "you'll need to" / "you'll
 //! have to" / "you must" / "make sure to" / "remember to". Questions, conditions ("If …", "When …") and what
@@ -142,8 +142,9 @@ pub(crate) fn steps(text: &str, max_line: usize) -> Vec<(String, String, usize)>
                 }
                 let rest = &b[at..];
                 let clause = &rest[..clause_end(rest)];
-                let clause_lower = clause.to_lowercase();
-                if !objects.is_empty() && !objects.iter().any(|o| clause_lower.contains(o)) {
+                // The object word may stand anywhere in the sentence ("open
+                // System Settings and enable Screen Recording for it").
+                if !objects.is_empty() && !objects.iter().any(|o| lower.contains(o)) {
                     continue;
                 }
                 let t = tidy(clause);
