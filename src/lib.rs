@@ -28,6 +28,7 @@ mod history;
 pub mod item;
 pub mod item_id;
 mod lock;
+pub mod malloc_arenas;
 mod man;
 mod mcp;
 pub mod merge;

@@ -364,7 +364,7 @@ fn apply_rules(
         }
         if resolves {
             scan.signals.push(Signal {
-                norm: key(&text),
+                norm: exact_key(&text),
                 text: own(&mut text),
                 private: entry.private,
                 project: project.clone(),
@@ -373,7 +373,7 @@ fn apply_rules(
             });
         } else if collects && !done {
             scan.items.push(Item {
-                norm: key(&text),
+                norm: exact_key(&text),
                 private: entry.private,
                 text: own(&mut text),
                 project: project.clone(),
@@ -403,6 +403,14 @@ fn apply_rules(
             done: done_count,
         });
     }
+}
+
+/// The matching key, its buffer cut to its length: keys live as long as
+/// the run, one per item and signal.
+fn exact_key(text: &str) -> String {
+    let mut norm = key(text);
+    norm.shrink_to_fit();
+    norm
 }
 
 fn journal_extras(
