@@ -17,7 +17,8 @@
 //! asks for it next time). Latin-script forms match on word boundaries, CJK
 //! forms anywhere. A user message of more than twelve non-blank lines is a
 //! paste (a plan, a spec, a log) and gives none. The candidate is the
-//! clause holding the form (the sentence cut at `, `, `; `, ` — ` and their CJK forms), or the sentence when that
+//! clause holding the form (the sentence cut after it at `, `, `; `, ` — `
+//! and their CJK forms, before it only at `; ` and ` — `), or the sentence when that
 //! clause is a single word; an English one without its trailing time
 //! qualifier, and of three words or more ("let's do that later" gives none).
 
@@ -177,7 +178,10 @@ fn clause<'a>(sentence: &'a str, form: &str) -> &'a str {
         return sentence;
     };
     let seps = [", ", "; ", " — ", "，", "；", "、"];
-    let start = seps
+    // A comma before the form often sets off its topic ("Les tests de charge,
+    // on les fera la prochaine fois"): the clause starts only after a stronger
+    // break.
+    let start = ["; ", " — ", "；"]
         .iter()
         .filter_map(|s| lower[..at].rfind(s).map(|i| i + s.len()))
         .max()
@@ -302,6 +306,15 @@ mod tests {
         );
         assert_eq!(got[0].0, "Konec logu ti pošlu příště");
         assert_eq!(got[0].1, "příště (cs)");
+        let got = sentences(
+            "Les tests de charge, on les fera la prochaine fois.",
+            true,
+            400,
+        );
+        assert_eq!(
+            got[0].0,
+            "Les tests de charge, on les fera la prochaine fois"
+        );
         let got = sentences("日志的结尾下次再发给我，现在没有权限。", true, 400);
         assert_eq!(got[0].0, "日志的结尾下次再发给我");
     }

@@ -1,6 +1,8 @@
 //! Closing offers: the agent's question that offers more work at the end of the
 //! session's last message ("Want me to clean up the old branches?", "Ready to
-//! build. Start on the parser?"). Nobody answered it — the session ended — so
+//! build. Start on the parser?"), or the same offer as a statement ("If you
+//! want, I can add retries to the uploader next.", "I can also wire the
+//! exporter if you'd like."). Nobody answered it — the session ended — so
 //! the offered work is a follow-up. A question answered by a later user
 //! message is never read (the reply decides), and neither is one that offers
 //! nothing specific ("Want me to continue?", "Anything else?").
@@ -18,6 +20,32 @@ const OPENERS: &[&str] = &[
     "want me to ", "do you want me to ", "would you like me to ", "should i ", "shall i ",
     "should we ", "shall we ", "want to ", "do you want to ", "would you like to ",
     "ready for me to ", "ok to ", "okay to ",
+];
+
+/// Statement openings that offer work; the work follows (a trailing "if you'd
+/// like" / "next" is dropped).
+#[rustfmt::skip]
+const STATEMENTS: &[&str] = &[
+    "if you want, i can ", "if you'd like, i can ", "if you like, i can ", "if you want i can ",
+    "if you'd like i can ", "i can also ", "next, i can ",
+];
+
+/// First words of an offered statement that offer talk, not work ("walk you
+/// through it", "explain the trade-offs").
+#[rustfmt::skip]
+const TALK: &[&str] = &[
+    "explain", "walk", "discuss", "clarify", "answer", "help", "look", "dig", "talk", "go",
+    "elaborate", "share", "show", "tell", "point", "suggest", "recommend", "outline", "sketch",
+];
+
+/// Tails of an offered statement, dropped.
+const TAILS: &[&str] = &[
+    " if you'd like",
+    " if you want",
+    " if you like",
+    " if useful",
+    " if helpful",
+    " next",
 ];
 
 /// Verbs that open a bare offered step ("Start on the parser?").
@@ -47,15 +75,45 @@ pub(crate) fn closing(text: &str, max_line: usize) -> Vec<(String, usize)> {
     for &(offset, line) in prose.iter().rev().take(2).rev() {
         let line = list_item_body(line).unwrap_or(line);
         for s in sentences(line) {
-            if !s.ends_with(['?', '？']) || s.chars().count() > max_line {
+            if s.chars().count() > max_line {
                 continue;
             }
-            if let Some(step) = offered(s.trim_start_matches(['*', '_', '>', ' '])) {
-                out.push((step, offset));
-            }
+            let s = s.trim_start_matches(['*', '_', '>', ' ']);
+            let step = if s.ends_with(['?', '？']) {
+                offered(s)
+            } else {
+                stated(s)
+            };
+            out.extend(step.map(|step| (step, offset)));
         }
     }
     out
+}
+
+/// The work of an offer made as a statement, if `sentence` is one.
+fn stated(sentence: &str) -> Option<String> {
+    let lower = sentence.to_lowercase();
+    let o = STATEMENTS.iter().find(|o| lower.starts_with(*o))?;
+    let mut step = sentence[o.len()..].trim_end_matches(['.', '!', ' ']);
+    let first = step.split_whitespace().next().unwrap_or("").to_lowercase();
+    if TALK.contains(&first.as_str()) {
+        return None;
+    }
+    for t in TAILS {
+        if step.to_lowercase().ends_with(t) {
+            step = &step[..step.len() - t.len()];
+        }
+    }
+    specific(step)
+}
+
+/// The step as a candidate when it names specific work.
+fn specific(step: &str) -> Option<String> {
+    let specific = step
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.len() >= 4 && !VAGUE.contains(&w.to_lowercase().as_str()));
+    let t = tidy(step);
+    (specific && t.split_whitespace().count() >= 2).then_some(t)
 }
 
 fn offered(question: &str) -> Option<String> {
@@ -67,11 +125,7 @@ fn offered(question: &str) -> Option<String> {
             STEPS.contains(&first).then_some(question)?
         }
     };
-    let specific = step
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|w| w.len() >= 4 && !VAGUE.contains(&w.to_lowercase().as_str()));
-    let t = tidy(step);
-    (specific && t.split_whitespace().count() >= 2).then_some(t)
+    specific(step)
 }
 
 #[cfg(test)]
@@ -96,6 +150,22 @@ mod tests {
             texts("Want me to (a) add retries, (b) log failures, or (c) both?"),
             ["(a) add retries, (b) log failures, or (c) both"]
         );
+    }
+
+    #[test]
+    fn offers_as_statements() {
+        assert_eq!(
+            texts("Shipped.\n\nIf you want, I can add retries to the uploader next."),
+            ["Add retries to the uploader"]
+        );
+        assert_eq!(
+            texts("Done. I can also wire the exporter into the CLI if you'd like."),
+            ["Wire the exporter into the CLI"]
+        );
+        assert!(texts("Done. If you want, I can continue.").is_empty());
+        assert!(texts("If you want, I can walk you through the changes.").is_empty());
+        assert!(texts("Happy to walk through any of them.").is_empty());
+        assert!(texts("I can see the logs now.\n\nThe build is green.").is_empty());
     }
 
     #[test]

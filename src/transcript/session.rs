@@ -337,8 +337,17 @@ impl<'m> Run<'m> {
 
     pub(super) fn finish(mut self) -> Extraction {
         self.flush_final();
-        // The session ended on the agent's offer: nobody answered it.
+        // The session ended on the agent's offer: nobody answered it. An
+        // offer of work the message already left open is not repeated.
         for (text, line) in std::mem::take(&mut self.offers) {
+            if self
+                .out
+                .candidates
+                .iter()
+                .any(|c| summary::same_task(&c.text, &text))
+            {
+                continue;
+            }
             self.push(
                 text,
                 "closing offer",
