@@ -6,6 +6,9 @@
 
 use jiff::tz::TimeZone;
 
+/// The system's time zone file.
+const SYSTEM_ZONE: &str = "/etc/localtime";
+
 /// Largest TZif file read for `TZ=/path` (real ones are a few KiB).
 const MAX_TZIF: u64 = 1024 * 1024;
 
@@ -66,10 +69,18 @@ pub(crate) fn zone() -> TimeZone {
             eprintln!("active-status: warning: TZ is not valid UTF-8; using UTC");
             TimeZone::UTC
         }
-        // TZ is unset here, so the system zone comes from /etc/localtime.
-        #[allow(clippy::disallowed_methods)]
-        Err(std::env::VarError::NotPresent) => TimeZone::try_system().unwrap_or(TimeZone::UTC),
+        // TZ is unset here, so the system zone comes from /etc/localtime,
+        // read as a TZif file: the same offsets `TimeZone::try_system`
+        // gives, without first listing the whole zoneinfo database to
+        // name the zone (a few hundred system calls on every run; the name
+        // is never shown).
+        Err(std::env::VarError::NotPresent) => system(),
     }
+}
+
+/// The system's zone (`/etc/localtime`), UTC when it cannot be read.
+fn system() -> TimeZone {
+    read_tzif(SYSTEM_ZONE).unwrap_or(TimeZone::UTC)
 }
 
 /// The current time in [`zone`].
@@ -115,6 +126,20 @@ pub(crate) fn parse_date(s: &str) -> Result<jiff::civil::Date, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_system_zone_has_the_offsets_jiff_finds() {
+        #[allow(clippy::disallowed_methods)]
+        let jiff_zone = TimeZone::try_system().unwrap_or(TimeZone::UTC);
+        let ours = system();
+        for ts in [
+            jiff::Timestamp::now(),
+            jiff::Timestamp::from_second(1_767_225_600).unwrap(), // 2026-01-01
+            jiff::Timestamp::from_second(1_782_864_000).unwrap(), // 2026-07-01
+        ] {
+            assert_eq!(ours.to_offset(ts), jiff_zone.to_offset(ts));
+        }
+    }
 
     #[test]
     fn only_plain_dates_in_range_are_accepted() {

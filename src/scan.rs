@@ -75,8 +75,7 @@ pub(crate) fn scan_discovered(
         discovered: crate::cache::result::discovered(&warnings),
         ..m
     });
-    let used = cache.finish(&handle, &files, &keeps);
-    drop(keeps);
+    let used = cache.finish(&handle, &files, keeps);
     let today = cfg.today();
     // A date after today (a note written ahead) does not become "today".
     let as_of = files

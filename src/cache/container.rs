@@ -46,8 +46,24 @@ fn sign(key: &[u8; secret::LEN], head: &[u8], payload: &[u8]) -> blake3::Hash {
 
 /// Frames `payload` with `header`, signed with `key`.
 pub(crate) fn encode(header: &Header, payload: &[u8], key: &[u8; secret::LEN]) -> Vec<u8> {
+    encode_with(header, key, payload.len(), |out| {
+        out.extend_from_slice(payload);
+        Some(())
+    })
+    .unwrap_or_default()
+}
+
+/// Frames the payload `fill` appends to the buffer (about `size` bytes),
+/// signed with `key`: the payload is written in place, never copied;
+/// `None` when `fill` fails.
+pub(crate) fn encode_with(
+    header: &Header,
+    key: &[u8; secret::LEN],
+    size: usize,
+    fill: impl FnOnce(&mut Vec<u8>) -> Option<()>,
+) -> Option<Vec<u8>> {
     let version = program_version().as_bytes();
-    let mut out = Vec::with_capacity(payload.len() + 80);
+    let mut out = Vec::with_capacity(size + 120);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&header.kind);
     out.extend_from_slice(&FORMAT.to_le_bytes());
@@ -55,11 +71,16 @@ pub(crate) fn encode(header: &Header, payload: &[u8], key: &[u8; secret::LEN]) -
     out.extend_from_slice(&header.started_ns.to_le_bytes());
     out.push(version.len() as u8);
     out.extend_from_slice(version);
-    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    let signature = sign(key, &out, payload);
-    out.extend_from_slice(signature.as_bytes());
-    out.extend_from_slice(payload);
-    out
+    // The payload length and the signature, filled in once the payload is written.
+    out.extend_from_slice(&[0u8; 8]);
+    let head = out.len();
+    out.extend_from_slice(&[0u8; 32]);
+    fill(&mut out)?;
+    let payload_len = (out.len() - head - 32) as u64;
+    out[head - 8..head].copy_from_slice(&payload_len.to_le_bytes());
+    let signature = sign(key, &out[..head], &out[head + 32..]);
+    out[head..head + 32].copy_from_slice(signature.as_bytes());
+    Some(out)
 }
 
 /// A cursor that never reads past the end.

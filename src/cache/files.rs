@@ -256,7 +256,12 @@ impl FileCache {
 
     /// Counts what was reused; writes the new cache when the run may write
     /// it and anything differs from what was read.
-    pub(crate) fn finish(self, vault: &VaultDir, files: &[SourceFile], keeps: &[Keep]) -> CacheUse {
+    pub(crate) fn finish(
+        self,
+        vault: &VaultDir,
+        files: &[SourceFile],
+        keeps: Vec<Keep>,
+    ) -> CacheUse {
         let reused = keeps
             .iter()
             .filter(|k| matches!(k, Keep::Reused { .. }))
@@ -287,39 +292,64 @@ impl FileCache {
         if unchanged {
             return used;
         }
-        let mut entries = Vec::with_capacity(files.len());
-        for (file, keep) in files.iter().zip(keeps) {
-            let entry = match keep {
-                Keep::Nothing => continue,
-                Keep::Reused { stamp, .. } => {
-                    let Some(old) = self.old.get(&file.rel) else {
-                        continue;
-                    };
-                    Entry {
-                        rel: &file.rel,
-                        stamp: *stamp,
-                        hash: old.hash,
-                        scan: &self.buf[old.scan.clone()],
-                    }
-                }
-                Keep::Fresh { stamp, hash, scan } => Entry {
-                    rel: &file.rel,
-                    stamp: *stamp,
-                    hash: *hash,
-                    scan,
-                },
-            };
-            entries.push(entry);
-        }
-        let (Some(payload), Some(secret)) = (to_bytes(&entries), self.secret.as_ref()) else {
+        let Some(secret) = self.secret.as_ref() else {
             return used;
         };
+        let kept = |file: &SourceFile, keep: &Keep| match keep {
+            Keep::Nothing => false,
+            Keep::Reused { .. } => self.old.contains_key(&file.rel),
+            Keep::Fresh { .. } => true,
+        };
+        let count = files.iter().zip(&keeps).filter(|(f, k)| kept(f, k)).count();
+        // Sized up front: growing by doubling would briefly hold two copies.
+        let size: usize = files
+            .iter()
+            .zip(&keeps)
+            .map(|(file, keep)| match keep {
+                Keep::Nothing => 0,
+                Keep::Reused { .. } => self.old.get(&file.rel).map_or(0, |o| o.scan.len()),
+                Keep::Fresh { scan, .. } => scan.len(),
+            } + file.rel.len() + 80)
+            .sum();
         let header = container::Header {
             kind: *KIND,
             key: self.key,
             started_ns: self.started_ns,
         };
-        let bytes = container::encode(&header, &payload, secret);
+        // The payload is postcard's encoding of a `Vec<Entry>` (its length,
+        // then each entry), written entry by entry into the frame so that
+        // each fresh scan is freed once copied.
+        let fill = |out: &mut Vec<u8>| {
+            *out = postcard::to_extend(&count, std::mem::take(out)).ok()?;
+            for (file, keep) in files.iter().zip(keeps) {
+                if !kept(file, &keep) {
+                    continue;
+                }
+                let entry = match &keep {
+                    Keep::Nothing => continue,
+                    Keep::Reused { stamp, .. } => {
+                        let old = self.old.get(&file.rel)?;
+                        Entry {
+                            rel: &file.rel,
+                            stamp: *stamp,
+                            hash: old.hash,
+                            scan: &self.buf[old.scan.clone()],
+                        }
+                    }
+                    Keep::Fresh { stamp, hash, scan } => Entry {
+                        rel: &file.rel,
+                        stamp: *stamp,
+                        hash: *hash,
+                        scan,
+                    },
+                };
+                *out = postcard::to_extend(&entry, std::mem::take(out)).ok()?;
+            }
+            Some(())
+        };
+        let Some(bytes) = container::encode_with(&header, secret, size, fill) else {
+            return used;
+        };
         if bytes.len() as u64 > MAX_BYTES {
             used.ignored
                 .push(format!("{SCAN_FILE} not written: over {MAX_BYTES} bytes"));
