@@ -108,7 +108,9 @@ fn keep_result(root: &Path, cfg: &Config, analysis: &Analysis, report: &mut Repo
             Ok(w) => written = w,
             Err(why) => notes.push(format!("{} not written: {why}", crate::cache::RESULT_FILE)),
         }
+        crate::exit_fast::release(view);
     }
+    crate::exit_fast::release(old);
     if let Some(used) = report.audit.cache.as_mut() {
         used.written |= written;
         used.ignored.extend(notes);

@@ -70,12 +70,13 @@ pub(crate) fn scan_discovered(
         .par_iter()
         .map(|f| cache.scan(&handle, f, &headings, &projects))
         .collect::<Result<_>>()?;
-    let (scans, keeps): (Vec<FileScan>, Vec<Keep>) = looked.into_iter().unzip();
+    let (mut scans, keeps): (Vec<FileScan>, Vec<Keep>) = looked.into_iter().unzip();
     let marks = cache.marks(&files, &keeps).map(|m| crate::cache::Marks {
         discovered: crate::cache::result::discovered(&warnings),
         ..m
     });
-    let used = cache.finish(&handle, &files, keeps);
+    let used = cache.finish(&handle, &files, &keeps, &mut scans);
+    drop(keeps);
     let today = cfg.today();
     // A date after today (a note written ahead) does not become "today".
     let as_of = files

@@ -5,9 +5,7 @@
 //! had not changed within [`RACY_NS`] before the run that cached it, or else
 //! when the file's bytes hash to the same value. Anything else is re-read.
 
-use super::{
-    CacheUse, MAX_BYTES, Mode, RACY_NS, SCAN_FILE, container, from_bytes, secret, to_bytes,
-};
+use super::{CacheUse, MAX_BYTES, Mode, RACY_NS, SCAN_FILE, container, from_bytes, secret};
 use crate::discover::SourceFile;
 use crate::error::Result;
 use crate::parse::HeadingMatcher;
@@ -53,12 +51,10 @@ pub(crate) enum Keep {
     Nothing,
     /// The cached scan was reused; `stamp` is the file's current one.
     Reused { stamp: FileStamp, verified: bool },
-    /// Freshly parsed.
-    Fresh {
-        stamp: FileStamp,
-        hash: u128,
-        scan: Vec<u8>,
-    },
+    /// Freshly parsed from bytes with `hash`; cached when the run writes
+    /// the cache (encoded then, on the writing thread: bytes encoded on the
+    /// scanning threads would stay resident in their allocator arenas).
+    Fresh { stamp: FileStamp, hash: u128 },
 }
 
 /// The per-file cache of one run: what was read, and how to use it.
@@ -217,16 +213,9 @@ impl FileCache {
             };
             return Ok((scan, keep));
         }
-        let mut scan = scan_read(vault, file, read, headings, known)?;
+        let scan = scan_read(vault, file, read, headings, known)?;
         let keep = match (self.mode, stamped) {
-            (Mode::Write, Some((stamp, hash))) => match encode(&mut scan, &file.rel) {
-                Some(bytes) => Keep::Fresh {
-                    stamp,
-                    hash,
-                    scan: bytes,
-                },
-                None => Keep::Nothing,
-            },
+            (Mode::Write, Some((stamp, hash))) => Keep::Fresh { stamp, hash },
             _ => Keep::Nothing,
         };
         Ok((scan, keep))
@@ -245,7 +234,7 @@ impl FileCache {
                 let old = self.old.get(&file.rel)?;
                 Some((file.rel.clone(), *stamp, old.hash))
             }
-            Keep::Fresh { stamp, hash, .. } => Some((file.rel.clone(), *stamp, *hash)),
+            Keep::Fresh { stamp, hash } => Some((file.rel.clone(), *stamp, *hash)),
         });
         Some(super::Marks {
             started_ns: self.started_ns,
@@ -255,12 +244,14 @@ impl FileCache {
     }
 
     /// Counts what was reused; writes the new cache when the run may write
-    /// it and anything differs from what was read.
+    /// it and anything differs from what was read. `scans` are the files'
+    /// scans, in the order of `files`.
     pub(crate) fn finish(
         self,
         vault: &VaultDir,
         files: &[SourceFile],
-        keeps: Vec<Keep>,
+        keeps: &[Keep],
+        scans: &mut [FileScan],
     ) -> CacheUse {
         let reused = keeps
             .iter()
@@ -295,37 +286,34 @@ impl FileCache {
         let Some(secret) = self.secret.as_ref() else {
             return used;
         };
-        let kept = |file: &SourceFile, keep: &Keep| match keep {
-            Keep::Nothing => false,
-            Keep::Reused { .. } => self.old.contains_key(&file.rel),
-            Keep::Fresh { .. } => true,
-        };
-        let count = files.iter().zip(&keeps).filter(|(f, k)| kept(f, k)).count();
-        // Sized up front: growing by doubling would briefly hold two copies.
-        let size: usize = files
+        // Which files get an entry: reused ones still in the old cache,
+        // fresh ones whose scan names no other path (see [`encode`]).
+        let kept: Vec<bool> = files
             .iter()
-            .zip(&keeps)
-            .map(|(file, keep)| match keep {
-                Keep::Nothing => 0,
-                Keep::Reused { .. } => self.old.get(&file.rel).map_or(0, |o| o.scan.len()),
-                Keep::Fresh { scan, .. } => scan.len(),
-            } + file.rel.len() + 80)
-            .sum();
+            .zip(keeps)
+            .zip(scans.iter())
+            .map(|((file, keep), scan)| match keep {
+                Keep::Nothing => false,
+                Keep::Reused { .. } => self.old.contains_key(&file.rel),
+                Keep::Fresh { .. } => all_paths(scan, &file.rel),
+            })
+            .collect();
+        let count = kept.iter().filter(|k| **k).count();
         let header = container::Header {
             kind: *KIND,
             key: self.key,
             started_ns: self.started_ns,
         };
         // The payload is postcard's encoding of a `Vec<Entry>` (its length,
-        // then each entry), written entry by entry into the frame so that
-        // each fresh scan is freed once copied.
+        // then each entry), written entry by entry straight into the frame.
         let fill = |out: &mut Vec<u8>| {
             *out = postcard::to_extend(&count, std::mem::take(out)).ok()?;
-            for (file, keep) in files.iter().zip(keeps) {
-                if !kept(file, &keep) {
+            let mut fresh = Vec::new();
+            for (((file, keep), scan), kept) in files.iter().zip(keeps).zip(scans).zip(&kept) {
+                if !kept {
                     continue;
                 }
-                let entry = match &keep {
+                let entry = match keep {
                     Keep::Nothing => continue,
                     Keep::Reused { stamp, .. } => {
                         let old = self.old.get(&file.rel)?;
@@ -336,18 +324,21 @@ impl FileCache {
                             scan: &self.buf[old.scan.clone()],
                         }
                     }
-                    Keep::Fresh { stamp, hash, scan } => Entry {
-                        rel: &file.rel,
-                        stamp: *stamp,
-                        hash: *hash,
-                        scan,
-                    },
+                    Keep::Fresh { stamp, hash } => {
+                        fresh = encode(scan, &file.rel, fresh)?;
+                        Entry {
+                            rel: &file.rel,
+                            stamp: *stamp,
+                            hash: *hash,
+                            scan: &fresh,
+                        }
+                    }
                 };
                 *out = postcard::to_extend(&entry, std::mem::take(out)).ok()?;
             }
             Some(())
         };
-        let Some(bytes) = container::encode_with(&header, secret, size, fill) else {
+        let Some(bytes) = container::encode_with(&header, secret, self.buf.len(), fill) else {
             return used;
         };
         if bytes.len() as u64 > MAX_BYTES {
@@ -388,14 +379,16 @@ pub(super) fn set_paths(scan: &mut FileScan, rel: &Arc<str>) {
 }
 
 /// The scan of the file at `rel` serialised without its paths (they are
-/// all `rel`, so an entry can name no other file, and is smaller); `None`
-/// when some path is another (such a scan is not cached).
-fn encode(scan: &mut FileScan, rel: &Arc<str>) -> Option<Vec<u8>> {
+/// all `rel`, so an entry can name no other file, and is smaller) into
+/// `buf` (cleared first); `None` when some path is another (such a scan is
+/// not cached).
+fn encode(scan: &mut FileScan, rel: &Arc<str>, mut buf: Vec<u8>) -> Option<Vec<u8>> {
     if !all_paths(scan, rel) {
         return None;
     }
+    buf.clear();
     set_paths(scan, &Arc::from(""));
-    let bytes = to_bytes(&*scan);
+    let bytes = postcard::to_extend(&*scan, buf).ok();
     set_paths(scan, rel);
     bytes
 }
