@@ -231,19 +231,22 @@ pub fn resolve_with(
             })
         })
         .collect();
-    let mut open = Vec::with_capacity(items.len());
-    let mut closed = Vec::new();
-    for (item, closer) in items.into_iter().zip(closers) {
-        match closer {
-            Some((signal, similarity)) => closed.push(Resolution {
+    // The open items stay in `items`' own buffer (in order) and the closed
+    // ones move to a buffer of their exact size: a second buffer the size of
+    // all items would be the run's peak of memory.
+    // Not resolved (or, unreachably, resolved with no entry in time): kept
+    // open rather than lost.
+    let mut open = items;
+    let mut is_closed = closers.iter().map(Option::is_some);
+    let mut closed = Vec::with_capacity(closers.iter().flatten().count());
+    closed.extend(
+        open.extract_if(.., |_| is_closed.next() == Some(true))
+            .zip(closers.iter().flatten())
+            .map(|(item, &(signal, similarity))| Resolution {
                 item,
                 signal: Some(signal),
                 similarity,
             }),
-            // Not resolved (or, unreachably, resolved with no entry in
-            // time): kept open rather than lost.
-            None => open.push(item),
-        }
-    }
+    );
     (open, closed)
 }
