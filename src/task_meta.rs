@@ -233,10 +233,12 @@ fn has_double_colon(s: &str) -> bool {
 /// Whether a text can hold any metadata this module knows (a cheap pre-check:
 /// most item texts are plain ASCII without these characters).
 fn may_hold_meta(text: &str) -> bool {
+    let b = text.as_bytes();
+    // Two vectorised searches for the six marker bytes (`#^:` and `)]~`):
+    // a byte-by-byte test of all six was 3% of a whole scan of the L vault.
     !text.is_ascii()
-        || text
-            .bytes()
-            .any(|b| matches!(b, b'#' | b'^' | b':' | b')' | b']' | b'~'))
+        || memchr::memchr3(b'#', b'^', b':', b).is_some()
+        || memchr::memchr3(b')', b']', b'~', b).is_some()
         || text.starts_with(['x', '('])
         || KEYWORDS.iter().any(|(k, _)| text.starts_with(k))
 }

@@ -161,6 +161,10 @@ pub struct HeadingMatcher {
     /// Every phrase with its role, longest first (so the longest phrase a
     /// heading starts with decides).
     phrases: Vec<(String, Role)>,
+    /// For each first byte, the indices into `phrases` of the phrases that
+    /// start with it, in `phrases` order (a heading is compared only with
+    /// those: 256 lists, or none while `phrases` is empty).
+    by_first: Vec<Vec<usize>>,
     /// Next phrases that count anywhere in a heading.
     anywhere: Vec<String>,
     /// The checkbox status map.
@@ -190,7 +194,14 @@ impl HeadingMatcher {
             .map(|p| normalize_heading(p))
             .filter(|p| phrases.iter().any(|(q, r)| q == p && *r == Role::Next))
             .collect();
+        let mut by_first = vec![Vec::new(); 256];
+        for (n, (p, _)) in phrases.iter().enumerate() {
+            if let Some(&b) = p.as_bytes().first() {
+                by_first[usize::from(b)].push(n);
+            }
+        }
         HeadingMatcher {
+            by_first,
             phrases,
             anywhere,
             markers: super::StatusMap::default(),
@@ -230,8 +241,15 @@ impl HeadingMatcher {
         if h.is_empty() {
             return None;
         }
-        if let Some((_, role)) = self.phrases.iter().find(|(p, _)| starts_with_phrase(&h, p)) {
-            return Some(*role);
+        // Only phrases with the heading's first byte can start it.
+        if let Some(list) = self.by_first.get(usize::from(h.as_bytes()[0])) {
+            let found = list
+                .iter()
+                .map(|&n| &self.phrases[n])
+                .find(|(p, _)| starts_with_phrase(&h, p));
+            if let Some((_, role)) = found {
+                return Some(*role);
+            }
         }
         (level > 1 && self.anywhere.iter().any(|p| contains_phrase(&h, p))).then_some(Role::Next)
     }
@@ -538,6 +556,69 @@ mod tests {
         ) {
             let want = h.match_indices(phrase.as_str()).any(|(at, _)| at_boundary(&h, at, &phrase));
             proptest::prop_assert_eq!(contains_phrase(&h, &phrase), want);
+        }
+    }
+
+    /// `role_at` by its definition: every phrase tried, longest first.
+    fn role_reference(m: &HeadingMatcher, level: u8, heading: &str) -> Option<Role> {
+        let h = normalize_heading(heading);
+        if h.is_empty() {
+            return None;
+        }
+        if let Some((_, role)) = m.phrases.iter().find(|(p, _)| starts_with_phrase(&h, p)) {
+            return Some(*role);
+        }
+        (level > 1 && m.anywhere.iter().any(|p| contains_phrase(&h, p))).then_some(Role::Next)
+    }
+
+    const HEADING_WORDS: &[&str] = &[
+        "next",
+        "steps",
+        "done",
+        "todo",
+        "todos",
+        "follow-ups",
+        "session",
+        "skipped",
+        "goals",
+        "today",
+        "다음",
+        "세션",
+        "할 일",
+        "Next",
+        "DONE",
+        " ",
+        "-",
+        ":",
+        "(",
+        ")",
+        "x",
+        "n",
+        "완료",
+        "🚀",
+        "Ｎext",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+        #[test]
+        fn first_byte_lists_equal_the_search_over_every_phrase(
+            idx in proptest::collection::vec(0..HEADING_WORDS.len(), 0..8),
+            level in 1u8..4,
+            extra in proptest::collection::vec("[a-z다 ]{1,8}", 0..4),
+        ) {
+            let heading: String = idx.iter().map(|&i| HEADING_WORDS[i]).collect::<Vec<_>>().join(" ");
+            let defaults = HeadingMatcher::from_config(&crate::config::Config::default());
+            let mut next = vec!["next steps".to_string(), "n".to_string()];
+            next.extend(extra);
+            let custom = HeadingMatcher::new(&next, &["done".into()], &[], &["goals".into()]);
+            for m in [&defaults, &custom, &HeadingMatcher::default()] {
+                proptest::prop_assert_eq!(
+                    m.role_at(level, &heading),
+                    role_reference(m, level, &heading),
+                    "{:?}", heading
+                );
+            }
         }
     }
 }

@@ -184,3 +184,35 @@ proptest::proptest! {
         proptest::prop_assert!(t.len() <= s.len());
     }
 }
+
+/// The pre-check by its byte-by-byte definition: any non-ASCII character,
+/// any of `#^:)]~`, a leading `x` or `(`, or a leading keyword.
+fn may_hold_meta_by_definition(text: &str) -> bool {
+    !text.is_ascii()
+        || text
+            .bytes()
+            .any(|b| matches!(b, b'#' | b'^' | b':' | b')' | b']' | b'~'))
+        || text.starts_with(['x', '('])
+        || KEYWORDS.iter().any(|(k, _)| text.starts_with(k))
+}
+
+proptest::proptest! {
+    #[test]
+    fn pre_check_equals_its_definition(s in "[a-z #^:)\\]~x(TODONE\\[]{0,40}|\\PC{0,40}") {
+        proptest::prop_assert_eq!(may_hold_meta(&s), may_hold_meta_by_definition(&s));
+    }
+}
+
+#[test]
+fn pre_check_finds_each_marker_anywhere() {
+    for m in ["#", "^", ":", ")", "]", "~", "é"] {
+        for text in [
+            format!("{m}plain"),
+            format!("plain {m} text"),
+            format!("plain{m}"),
+        ] {
+            assert!(may_hold_meta(&text), "{text}");
+        }
+    }
+    assert!(!may_hold_meta("fix the lock race"));
+}
