@@ -11,7 +11,9 @@
 //!   from the faucet" settled by "i have 5k usdc"), naming its object the
 //!   same way;
 //! - or, for a single step turned to the user ("Add **your** private key to
-//!   `.env`"), repeating the step's own verb in the past ("added").
+//!   `.env`", or a step only the user takes: "Sign in with the demo account",
+//!   "Grant the permission"), repeating the step's own verb in the past
+//!   ("added", "signed").
 
 /// Filler words that name no object.
 #[rustfmt::skip]
@@ -32,6 +34,23 @@ const PAST: &[&str] = &[
 const OBTAIN: &[&str] = &[
     "get", "fund", "add", "set", "create", "obtain", "request", "buy", "top", "airdrop", "claim",
     "mint", "generate", "install",
+];
+
+/// Verbs of steps only the user takes (signing in, granting a permission):
+/// such a step is turned to the user even without "your".
+const USER_SIDE: &[&str] = &[
+    "grant",
+    "enable",
+    "allow",
+    "approve",
+    "sign",
+    "log",
+    "login",
+    "fund",
+    "top",
+    "airdrop",
+    "register",
+    "authorize",
 ];
 
 /// Words that end a step's direct object.
@@ -86,7 +105,8 @@ pub(crate) fn step(text: &str, verb: Option<&str>, parts: usize) -> Step {
         .filter(|w| object(w))
         .cloned()
         .collect();
-    let turned = all.iter().any(|w| w == "your" || w == "you");
+    let turned = all.iter().any(|w| w == "your" || w == "you")
+        || verb.is_some_and(|v| USER_SIDE.contains(&v));
     Step {
         objects,
         direct,

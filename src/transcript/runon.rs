@@ -3,12 +3,15 @@
 //! follows ("Next steps: add a retry queue; move the settings file — users
 //! asked for it. Then drop the legacy index.").
 //!
-//! The text is cut at `; ` (outside code spans) and into sentences. Every
-//! `;` part is an item; a further sentence is an item only when it opens with
-//! a step verb or a connector ("Then …", "Also …") — otherwise it explains
-//! the item before it and is dropped. A comma list whose every part opens
-//! with a step verb ("add tests, update the docs and tag v2") gives one item
-//! per part. An explanation after a dash (" — why") is dropped, connectors
+//! The text is cut at `; ` (outside code spans) and into sentences. A `;`
+//! part is an item unless it explains the one before it (no step verb or
+//! connector at its start, and `is`, `are`, `has`, `will`, … in its first
+//! four words: "deploy to Vercel; the config is ready"); a further sentence
+//! is an item only when it opens with a step verb or a connector ("Then …",
+//! "Also …") — otherwise it explains the item before it and is dropped. A
+//! comma list whose every part opens with a step verb ("add tests, update
+//! the docs and tag v2") gives one item per part; two steps joined by a lone
+//! `and` stay one item. An explanation after a dash (" — why") is dropped, connectors
 //! and boilerplate are stripped (`markers::tidy`), questions and parts of one
 //! word are dropped; at most [`MAX_ITEMS`] items.
 
@@ -71,10 +74,16 @@ fn drop_why(text: &str) -> &str {
         .unwrap_or(text)
 }
 
-/// The parts of a comma list whose every part opens with a step verb.
+/// The parts of a comma list whose every part opens with a step verb. Two
+/// steps joined by a lone `and` ("Run `npm install` and restart the server")
+/// stay one item.
 fn comma_steps(text: &str) -> Vec<&str> {
+    let commas = split_outside_code(text, ", ");
+    if commas.len() < 2 {
+        return vec![text];
+    }
     let mut parts = Vec::new();
-    for p in split_outside_code(text, ", ") {
+    for p in commas {
         let p = p.trim();
         let p = p
             .strip_prefix("and ")
@@ -109,6 +118,28 @@ fn item(text: &str, out: &mut Vec<String>) {
     }
 }
 
+/// Words that make a clause a statement ("the config is ready").
+const STATEMENT: &[&str] = &[
+    "is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should",
+    "needs", "does", "did", "isn't", "aren't", "won't", "works",
+];
+
+/// Whether a later part explains rather than names work: it opens with no
+/// step verb or connector and holds a verb of [`STATEMENT`] in its first
+/// four words.
+fn explains(part: &str) -> bool {
+    let t = part.trim_start_matches(['*', '_', ' ']);
+    if connector(t).is_some() || step_verb(t) {
+        return false;
+    }
+    t.split_whitespace().take(4).any(|w| {
+        STATEMENT.contains(
+            &w.to_lowercase()
+                .trim_matches(|c: char| !c.is_alphanumeric() && c != '\''),
+        )
+    })
+}
+
 /// The items of a run-on list (see the module docs).
 pub(crate) fn items(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -118,8 +149,10 @@ pub(crate) fn items(text: &str) -> Vec<String> {
         if n > 0 && !further {
             continue;
         }
-        for part in split_outside_code(sentence, "; ") {
-            item(part, &mut out);
+        for (i, part) in split_outside_code(sentence, "; ").into_iter().enumerate() {
+            if i == 0 || !explains(part) {
+                item(part, &mut out);
+            }
         }
     }
     out
@@ -165,6 +198,14 @@ mod tests {
             ["`a; b` and `c`"]
         );
         assert!(!is_list("wire it. It is needed for the export."));
+        assert_eq!(
+            items("Run `npm install` and restart the dev server to see the changes."),
+            ["Run `npm install` and restart the dev server to see the changes"]
+        );
+        assert_eq!(
+            items("deploy to Vercel; the config is ready"),
+            ["Deploy to Vercel"]
+        );
         assert!(is_list("wire it; then ship the build"));
     }
 }
