@@ -190,6 +190,9 @@ pub fn resolve_with(
             found
         })
         .collect();
+    // The indexes and comparison keys are done with: freed before the
+    // answers are gathered below (kept, they were the run's peak of memory).
+    drop((index, fresh, keys, reuse));
     if let Some(m) = memo {
         let pairs = query_ids
             .iter()
