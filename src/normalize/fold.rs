@@ -288,6 +288,48 @@ fn fold_ascii(norm: &str) -> String {
     out
 }
 
+/// Whether [`fold`] returns the ASCII text `norm` unchanged, decided
+/// without allocating (false also when it cannot tell cheaply: more than
+/// `REPEAT_WORDS` words, a first word that may start a lead phrase, an
+/// article). True when every word is kept as it is: not empty, no edge
+/// punctuation, not a lone dash, its own stem, and not repeated inside a
+/// longer word.
+pub(super) fn settled_ascii(norm: &str) -> bool {
+    debug_assert!(norm.is_ascii());
+    let mut words: [&str; REPEAT_WORDS] = [""; REPEAT_WORDS];
+    let mut n = 0;
+    for w in norm.split(' ') {
+        if n == REPEAT_WORDS
+            || w.is_empty()
+            || w.starts_with(is_edge_punct)
+            || w.ends_with(is_edge_punct)
+            || (w.len() == 1 && w.starts_with(is_dash))
+            || matches!(w, "the" | "an" | "a")
+            || *stem_cow(w) != *w
+        {
+            return false;
+        }
+        words[n] = w;
+        n += 1;
+    }
+    let words = &words[..n];
+    if words.first().is_some_and(|w| FIRST_WORDS.contains(*w)) {
+        return false;
+    }
+    !repeats_any(words)
+}
+
+/// Whether [`drop_repeated`] would drop a word of the ASCII `words` (the
+/// same test without a list: a character is a byte).
+fn repeats_any(words: &[&str]) -> bool {
+    if words.len() < 2 || words.len() > REPEAT_WORDS || words.iter().all(|w| w.len() < 8) {
+        return false;
+    }
+    words
+        .iter()
+        .any(|w| w.len() >= 4 && words.iter().any(|o| o.len() >= 2 * w.len() && holds(o, w)))
+}
+
 /// The words of a normalized text, edge punctuation trimmed, empty words
 /// and lone dashes dropped.
 fn split_words(norm: &str) -> impl Iterator<Item = &str> {
@@ -492,15 +534,24 @@ fn stem_once(w: &str) -> Step {
 const REPEAT_WORDS: usize = 64;
 
 fn drop_repeated<S: AsRef<str>>(words: &mut Vec<S>) {
+    if let Some(keep) = repeated(words) {
+        let mut k = keep.into_iter();
+        words.retain(|_| k.next().unwrap_or(true));
+    }
+}
+
+/// Which words [`drop_repeated`] keeps, or `None` when it keeps them all
+/// without looking (too few or too many words, none long enough).
+fn repeated<S: AsRef<str>>(words: &[S]) -> Option<Vec<bool>> {
     // A word of 8 characters has at least 8 bytes.
     if words.len() < 2 || words.len() > REPEAT_WORDS || words.iter().all(|w| w.as_ref().len() < 8) {
-        return;
+        return None;
     }
     let lens: Vec<usize> = words.iter().map(|w| w.as_ref().chars().count()).collect();
     let longest = lens.iter().copied().max().unwrap_or(0);
     if longest < 8 {
         // No word of four or more characters has a word twice as long.
-        return;
+        return None;
     }
     let keep: Vec<bool> = words
         .iter()
@@ -513,8 +564,7 @@ fn drop_repeated<S: AsRef<str>>(words: &mut Vec<S>) {
                     .any(|(o, &m)| m >= 2 * n && holds(o.as_ref(), w.as_ref()))
         })
         .collect();
-    let mut k = keep.into_iter();
-    words.retain(|_| k.next().unwrap_or(true));
+    Some(keep)
 }
 
 /// `hay.contains(needle)` for the short words of a key, without building a

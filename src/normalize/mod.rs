@@ -6,6 +6,8 @@
 //! `persisted` and the hooks. The displayed text is never changed by it.
 
 mod fold;
+#[cfg(test)]
+mod settled_tests;
 
 pub use fold::stem;
 use unicode_normalization::UnicodeNormalization;
@@ -62,6 +64,11 @@ fn head_bytes(text: &str, max: usize) -> &str {
 
 fn key_fixed_point(text: &str) -> String {
     let mut out = key_pass(text);
+    // The usual key is already a fixed point, and `settled` says so without
+    // running a second pass.
+    if settled(&out) {
+        return out;
+    }
     // One pass is almost always a fixed point; dropping a word can expose
     // more boilerplate or metadata, so repeat until nothing changes.
     for _ in 0..8 {
@@ -83,6 +90,46 @@ fn key_pass(text: &str) -> String {
     };
     let (plain, _) = crate::task_meta::parse_task_meta(&redacted);
     fold::fold(&unplaced(&normalize(&plain)))
+}
+
+/// Whether `key_pass(k) == k` is certain, decided by reading `k` only
+/// (false means "not known": the caller runs the pass). True only for ASCII
+/// keys that every step of [`key_pass`] leaves as they are: no `<` (no
+/// redaction), no task metadata (`parse_task_meta` returns `k`), already
+/// normalized ([`normal_ascii`], which also rules out `[private]`), and a
+/// fixed point of the word folding (`fold::settled_ascii`). Checked against
+/// the pass itself in the tests.
+fn settled(k: &str) -> bool {
+    k.is_ascii()
+        && normal_ascii(k)
+        && !k.as_bytes().contains(&b'<')
+        && *crate::task_meta::parse_task_meta(k).0 == *k
+        && fold::settled_ascii(k)
+}
+
+/// Whether [`normalize`] returns the ASCII text `t` unchanged: no marker
+/// (`*`, `_`, backtick, `~`) and no `[`, no upper case, whitespace only as
+/// single spaces between words, no trailing `.!;:`. Then `ascii_pass` copies
+/// every byte and the repeat loop stops at once.
+fn normal_ascii(t: &str) -> bool {
+    let b = t.as_bytes();
+    if b.first() == Some(&b' ')
+        || b.last()
+            .is_some_and(|c| matches!(c, b' ' | b'.' | b'!' | b';' | b':'))
+    {
+        return false;
+    }
+    let mut prev_space = false;
+    for &c in b {
+        match c {
+            b'*' | b'_' | b'`' | b'~' | b'[' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => return false,
+            b'A'..=b'Z' => return false,
+            b' ' if prev_space => return false,
+            _ => {}
+        }
+        prev_space = c == b' ';
+    }
+    true
 }
 
 /// `text` without `[private]` placeholders (removed until none is left).
