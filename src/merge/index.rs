@@ -2,10 +2,12 @@
 //! comparing against everything. Entries are grouped by project and by the
 //! set of distinguishing tokens of their key (keys with different sets never
 //! match, see `guards`), and bucketed by character count; only buckets inside the length window the threshold
-//! allows are visited. A bucket keeps its entries' bigram masks in one
-//! contiguous array, so the first (and most selective) bound runs over
-//! plain memory before any text is touched.
+//! allows are visited. A bucket keeps its entries' bigram masks in four
+//! contiguous columns (`mask_scan`), so the first (and most selective)
+//! bound runs over plain memory, four entries at a time, before any text
+//! is touched.
 
+use super::mask_scan::{self, Masks};
 use super::similarity::{Bigrams, Key};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
@@ -15,7 +17,7 @@ use std::collections::BTreeMap;
 pub struct Bucket {
     len: usize,
     ids: Vec<u32>,
-    masks: Vec<Bigrams>,
+    masks: Masks,
 }
 
 impl Bucket {
@@ -53,44 +55,8 @@ impl Bucket {
         };
         let max = self.len.max(q.len);
         let budget = 4 * ((1.0 - threshold) * max as f64 + 1e-9) as u32;
-        let (masks, ids) = (&self.masks[..end], &self.ids[..end]);
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU supports POPCNT, checked just above.
-            return unsafe { scan_popcnt(masks, ids, &q.bigrams, budget, f) };
-        }
-        scan_portable(masks, ids, &q.bigrams, budget, f)
+        mask_scan::scan(&self.masks, &self.ids[..end], &q.bigrams, budget, f)
     }
-}
-
-#[inline(always)]
-fn scan_portable(
-    masks: &[Bigrams],
-    ids: &[u32],
-    q: &Bigrams,
-    budget: u32,
-    mut f: impl FnMut(u32) -> bool,
-) -> bool {
-    for (mask, &id) in masks.iter().zip(ids) {
-        if q.differing(mask) <= budget && !f(id) {
-            return false;
-        }
-    }
-    true
-}
-
-/// The same loop compiled with the POPCNT instruction (the x86-64 baseline
-/// lacks it, and the bigram bound is a popcount per candidate).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-unsafe fn scan_popcnt(
-    masks: &[Bigrams],
-    ids: &[u32],
-    q: &Bigrams,
-    budget: u32,
-    f: impl FnMut(u32) -> bool,
-) -> bool {
-    scan_portable(masks, ids, q, budget, f)
 }
 
 type Buckets = BTreeMap<usize, Bucket>;

@@ -3,6 +3,7 @@
 
 mod forward;
 mod index;
+mod mask_scan;
 mod memo;
 mod rank;
 mod resolve;

@@ -1,0 +1,181 @@
+//! The bigram-mask bound over a bucket of the similarity index, the inner
+//! loop of every candidate search: for each entry, the number of bits where
+//! its 256-bit bigram set differs from the query's, against a budget. The
+//! masks are stored as four columns (one per 64-bit word), so a vector unit
+//! can test four entries at once; the AVX2 loop and the portable loop give
+//! the same ids in the same order (checked in the tests).
+
+use super::similarity::Bigrams;
+
+/// Bigram masks as four columns of 64-bit words, one row per entry.
+#[derive(Debug, Default)]
+pub(super) struct Masks {
+    cols: [Vec<u64>; 4],
+}
+
+impl Masks {
+    pub(super) fn insert(&mut self, at: usize, mask: Bigrams) {
+        for (col, word) in self.cols.iter_mut().zip(mask.0) {
+            col.insert(at, word);
+        }
+    }
+
+    pub(super) fn remove(&mut self, at: usize) {
+        for col in &mut self.cols {
+            col.remove(at);
+        }
+    }
+
+    #[cfg(test)]
+    pub(super) fn push(&mut self, mask: Bigrams) {
+        let at = self.cols[0].len();
+        self.insert(at, mask);
+    }
+}
+
+/// Calls `f` with `ids[i]`, ascending, for every row `i` below `ids.len()`
+/// whose mask differs from `q` in at most `budget` bits; stops (returning
+/// false) when `f` returns false.
+#[inline]
+pub(super) fn scan(
+    masks: &Masks,
+    ids: &[u32],
+    q: &Bigrams,
+    budget: u32,
+    f: impl FnMut(u32) -> bool,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe { avx2::scan(masks, ids, q, budget, f) };
+    }
+    scan_portable(masks, ids, 0, q, budget, f)
+}
+
+/// The rows from `from` on, one at a time.
+#[inline(always)]
+fn scan_portable(
+    masks: &Masks,
+    ids: &[u32],
+    from: usize,
+    q: &Bigrams,
+    budget: u32,
+    mut f: impl FnMut(u32) -> bool,
+) -> bool {
+    let [c0, c1, c2, c3] = &masks.cols;
+    for i in from..ids.len() {
+        let d = (c0[i] ^ q.0[0]).count_ones()
+            + (c1[i] ^ q.0[1]).count_ones()
+            + (c2[i] ^ q.0[2]).count_ones()
+            + (c3[i] ^ q.0[3]).count_ones();
+        if d <= budget && !f(ids[i]) {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Bigrams, Masks, scan_portable};
+    use std::arch::x86_64::*;
+
+    /// Four rows per step: the differing bits of each 64-bit word counted
+    /// by nibble lookup (at most 32 per byte over the four columns), then
+    /// summed per row; the rows within budget are visited in order.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn scan(
+        masks: &Masks,
+        ids: &[u32],
+        q: &Bigrams,
+        budget: u32,
+        mut f: impl FnMut(u32) -> bool,
+    ) -> bool {
+        let n = ids.len();
+        let cols = &masks.cols;
+        debug_assert!(cols.iter().all(|c| c.len() >= n));
+        let lut = _mm256_setr_epi8(
+            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
+            3, 3, 4,
+        );
+        let nibble = _mm256_set1_epi8(0x0f);
+        let qv = q.0.map(|w| _mm256_set1_epi64x(w as i64));
+        let limit = _mm256_set1_epi64x(i64::from(budget));
+        let mut i = 0;
+        while i + 4 <= n {
+            let mut bytes = _mm256_setzero_si256();
+            for (col, qw) in cols.iter().zip(&qv) {
+                // SAFETY: `i + 4 <= n` and every column holds at least `n` words.
+                let v = unsafe { _mm256_loadu_si256(col.as_ptr().add(i).cast::<__m256i>()) };
+                let x = _mm256_xor_si256(v, *qw);
+                let lo = _mm256_and_si256(x, nibble);
+                let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(x), nibble);
+                bytes = _mm256_add_epi8(bytes, _mm256_shuffle_epi8(lut, lo));
+                bytes = _mm256_add_epi8(bytes, _mm256_shuffle_epi8(lut, hi));
+            }
+            let counts = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
+            let over = _mm256_cmpgt_epi64(counts, limit);
+            let mut within = !_mm256_movemask_pd(_mm256_castsi256_pd(over)) & 0xf;
+            while within != 0 {
+                let lane = within.trailing_zeros() as usize;
+                if !f(ids[i + lane]) {
+                    return false;
+                }
+                within &= within - 1;
+            }
+            i += 4;
+        }
+        scan_portable(masks, ids, i, q, budget, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn visited(masks: &Masks, ids: &[u32], q: &Bigrams, budget: u32, stop: u32) -> Vec<u32> {
+        let mut seen = Vec::new();
+        scan(masks, ids, q, budget, |id| {
+            seen.push(id);
+            id != stop
+        });
+        seen
+    }
+
+    proptest! {
+        #[test]
+        fn every_loop_visits_the_same_ids(
+            rows in proptest::collection::vec(proptest::array::uniform4(any::<u64>()), 0..40),
+            flips in proptest::collection::vec(proptest::collection::vec(0u32..256, 0..60), 40),
+            q in proptest::array::uniform4(any::<u64>()),
+            budget in 0u32..80,
+            stop in 0u32..45,
+        ) {
+            // Rows near the query (a few bits flipped) and random ones.
+            let mut masks = Masks::default();
+            let ids: Vec<u32> = (0..rows.len() as u32).collect();
+            for (n, row) in rows.iter().enumerate() {
+                let mut m = if n % 2 == 0 { q } else { *row };
+                for &b in &flips[n] {
+                    m[(b / 64) as usize] ^= 1 << (b % 64);
+                }
+                masks.push(Bigrams(m));
+            }
+            let q = Bigrams(q);
+            let mut expect = Vec::new();
+            scan_portable(&masks, &ids, 0, &q, budget, |id| {
+                expect.push(id);
+                id != stop
+            });
+            let by_definition: Vec<u32> = ids
+                .iter()
+                .copied()
+                .filter(|&i| q.differing(&Bigrams(std::array::from_fn(|k| masks.cols[k][i as usize]))) <= budget)
+                .collect();
+            let upto = by_definition.iter().position(|&i| i == stop).map_or(by_definition.len(), |p| p + 1);
+            prop_assert_eq!(&expect, &by_definition[..upto].to_vec());
+            prop_assert_eq!(visited(&masks, &ids, &q, budget, stop), expect);
+        }
+    }
+}
