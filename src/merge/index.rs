@@ -61,6 +61,14 @@ impl Bucket {
 
 type Buckets = BTreeMap<usize, Bucket>;
 
+/// The character counts an entry may have to reach `threshold` with a query
+/// of `len` characters (both ends included).
+pub(super) fn window(len: usize, threshold: f64) -> (usize, usize) {
+    let lo = (threshold * len as f64 - 1e-9).ceil().max(0.0) as usize;
+    let hi = (len as f64 / threshold + 1e-9).floor() as usize;
+    (lo, hi)
+}
+
 /// Entries grouped by project and token class, bucketed by length.
 #[derive(Default, Debug)]
 pub struct SimIndex {
@@ -126,9 +134,7 @@ impl SimIndex {
         threshold: f64,
         mut visit: impl FnMut(&Bucket) -> bool,
     ) {
-        let len = q.len;
-        let lo = (threshold * len as f64 - 1e-9).ceil().max(0.0) as usize;
-        let hi = (len as f64 / threshold + 1e-9).floor() as usize;
+        let (lo, hi) = window(q.len, threshold);
         let mut scan = |group: &Buckets| group.range(lo..=hi).all(|(_, b)| visit(b));
         match project {
             Some(_) => {

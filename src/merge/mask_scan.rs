@@ -16,7 +16,12 @@ pub(super) struct Masks {
 impl Masks {
     pub(super) fn insert(&mut self, at: usize, mask: Bigrams) {
         for (col, word) in self.cols.iter_mut().zip(mask.0) {
-            col.insert(at, word);
+            if at == col.len() {
+                // Ids mostly arrive in ascending order.
+                col.push(word);
+            } else {
+                col.insert(at, word);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 //! The merge (docs/FORMAT.md §5): collect → resolve → rank → deduplicate.
 //! The cap is applied afterwards, in `report::build`.
 
+mod cluster;
 mod forward;
 mod index;
 mod mask_scan;
@@ -9,6 +10,7 @@ mod rank;
 mod resolve;
 mod similarity;
 
+pub use cluster::cluster;
 pub use index::{Bucket, SimIndex};
 pub use memo::{MEMO_VERSION, PairMemo};
 pub use rank::{compare, due, overdue, tier};
@@ -17,7 +19,6 @@ pub use similarity::{Key, close, matches_by_definition, similar};
 
 use crate::item::{Item, Signal};
 use jiff::civil::Date;
-use rustc_hash::FxHashMap as HashMap;
 
 /// A group of items that say the same thing.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,69 +83,4 @@ pub fn merge_with(
         forwarded_open,
         resolutions,
     }
-}
-
-/// Step 3: greedy clustering of items already in rank order.
-pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
-    let keys: Vec<Key<'_>> = items
-        .iter()
-        .map(|i| Key::with_private(&i.norm, i.private))
-        .collect();
-    let mut clusters: Vec<Cluster> = Vec::new();
-    let mut rep_of: Vec<usize> = Vec::new();
-    let mut index = SimIndex::default();
-    // Representatives by exact normalized text: an exact match bounds the
-    // search to older clusters.
-    let mut exact: HashMap<&str, Vec<u32>> = HashMap::default();
-    for (i, item) in items.iter().enumerate() {
-        let q = &keys[i];
-        let mut best: Option<u32> = exact.get(q.norm).and_then(|ids: &Vec<u32>| {
-            ids.iter().copied().find(|&cid| {
-                let projects = match (&clusters[cid as usize].project, &item.project) {
-                    (Some(a), Some(b)) => a == b,
-                    _ => true,
-                };
-                projects && similar(q, &keys[rep_of[cid as usize]], threshold)
-            })
-        });
-        index.candidates(item.project.as_deref(), q, threshold, |bucket| {
-            bucket.scan(q, threshold, best.unwrap_or(u32::MAX), |cid| {
-                if similar(q, &keys[rep_of[cid as usize]], threshold) {
-                    best = Some(cid);
-                    return false;
-                }
-                true
-            });
-            true
-        });
-        match best {
-            Some(cid) => {
-                let c = &mut clusters[cid as usize];
-                c.members.push(i);
-                if let Some(d) = item.date {
-                    c.first_seen = Some(c.first_seen.map_or(d, |f| f.min(d)));
-                    c.last_seen = Some(c.last_seen.map_or(d, |l| l.max(d)));
-                }
-                if c.project.is_none() && item.project.is_some() {
-                    let rep = &keys[rep_of[cid as usize]];
-                    index.remove(None, rep, cid);
-                    c.project = item.project.clone();
-                    index.insert(c.project.as_deref(), rep, cid);
-                }
-            }
-            None => {
-                let cid = clusters.len() as u32;
-                clusters.push(Cluster {
-                    members: vec![i],
-                    project: item.project.clone(),
-                    first_seen: item.date,
-                    last_seen: item.date,
-                });
-                rep_of.push(i);
-                index.insert(item.project.as_deref(), q, cid);
-                exact.entry(q.norm).or_default().push(cid);
-            }
-        }
-    }
-    clusters
 }

@@ -1,0 +1,208 @@
+//! Step 3 of the merge: greedy clustering of open items already in rank
+//! order (docs/FORMAT.md §5). Item `i` joins the first cluster (lowest
+//! number) whose representative it matches and whose project it may join,
+//! or starts a new one.
+//!
+//! Candidates are found in parallel, a batch of items at a time, and the
+//! batch is then decided in order, so the result never depends on threads:
+//! - against the clusters that exist when the batch starts: every cluster
+//!   visible to the item then (its project, the untagged ones; every
+//!   cluster for an untagged item) whose representative matches, found
+//!   with the similarity index. Inside a batch a cluster's project only
+//!   goes from none to one, so visibility only shrinks: the first listed
+//!   cluster still visible when the item is decided is the first visible
+//!   matching cluster;
+//! - against the earlier items of the same batch: every one that matches,
+//!   of the same token class and inside the index's length window, whose
+//!   own project does not exclude it. Whichever of them started a cluster,
+//!   still visible at decision time, is a candidate; these clusters are
+//!   numbered after every older one.
+
+use super::{Cluster, Key, SimIndex, similar};
+use crate::item::Item;
+use rayon::prelude::*;
+
+/// Items decided per parallel step: the earlier items of the batch are
+/// compared pairwise, so the batch stays small.
+const BATCH: usize = 64;
+
+/// Step 3: greedy clustering of items already in rank order.
+pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
+    cluster_batched(items, threshold, BATCH)
+}
+
+/// Whether a cluster with project `cluster` accepts an item of `item`.
+fn visible(cluster: Option<&str>, item: Option<&str>) -> bool {
+    item.is_none() || cluster.is_none() || cluster == item
+}
+
+pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> Vec<Cluster> {
+    let keys: Vec<Key<'_>> = items
+        .iter()
+        .map(|i| Key::with_private(&i.norm, i.private))
+        .collect();
+    let mut clusters: Vec<Cluster> = Vec::new();
+    let mut rep_of: Vec<usize> = Vec::new();
+    // The cluster an item started, if it did.
+    let mut started: Vec<Option<u32>> = vec![None; items.len()];
+    let mut index = SimIndex::default();
+    let mut from = 0;
+    while from < items.len() {
+        let to = (from + batch.max(1)).min(items.len());
+        let found: Vec<(Vec<u32>, Vec<usize>)> = (from..to)
+            .into_par_iter()
+            .map(|i| {
+                let (q, project) = (&keys[i], items[i].project.as_deref());
+                let mut older: Vec<u32> = Vec::new();
+                index.candidates(project, q, threshold, |bucket| {
+                    bucket.scan(q, threshold, u32::MAX, |cid| {
+                        if similar(q, &keys[rep_of[cid as usize]], threshold) {
+                            older.push(cid);
+                        }
+                        true
+                    })
+                });
+                older.sort_unstable();
+                let (lo, hi) = super::index::window(q.len, threshold);
+                let earlier: Vec<usize> = (from..i)
+                    .filter(|&j| {
+                        let k = &keys[j];
+                        k.class == q.class
+                            && (lo..=hi).contains(&k.len)
+                            && visible(items[j].project.as_deref(), project)
+                            && similar(q, k, threshold)
+                    })
+                    .collect();
+                (older, earlier)
+            })
+            .collect();
+        for (i, (older, earlier)) in (from..to).zip(found) {
+            let item = &items[i];
+            let project = item.project.as_deref();
+            let open = |cid: u32| visible(clusters[cid as usize].project.as_deref(), project);
+            let best = older.iter().copied().find(|&cid| open(cid)).or_else(|| {
+                earlier
+                    .iter()
+                    .filter_map(|&j| started[j])
+                    .find(|&cid| open(cid))
+            });
+            match best {
+                Some(cid) => {
+                    let c = &mut clusters[cid as usize];
+                    c.members.push(i);
+                    if let Some(d) = item.date {
+                        c.first_seen = Some(c.first_seen.map_or(d, |f| f.min(d)));
+                        c.last_seen = Some(c.last_seen.map_or(d, |l| l.max(d)));
+                    }
+                    if c.project.is_none() && item.project.is_some() {
+                        let rep = &keys[rep_of[cid as usize]];
+                        index.remove(None, rep, cid);
+                        c.project = item.project.clone();
+                        index.insert(c.project.as_deref(), rep, cid);
+                    }
+                }
+                None => {
+                    let cid = clusters.len() as u32;
+                    clusters.push(Cluster {
+                        members: vec![i],
+                        project: item.project.clone(),
+                        first_seen: item.date,
+                        last_seen: item.date,
+                    });
+                    rep_of.push(i);
+                    started[i] = Some(cid);
+                    index.insert(project, &keys[i], cid);
+                }
+            }
+        }
+        from = to;
+    }
+    clusters
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::item::{Location, SourceKind};
+    use proptest::prelude::*;
+
+    /// The definition: the first cluster (in creation order) whose
+    /// representative matches and whose project the item may join.
+    fn brute_force(items: &[Item], t: f64) -> Vec<Cluster> {
+        let mut clusters: Vec<Cluster> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let q = Key::with_private(&item.norm, item.private);
+            let found = clusters.iter().position(|c| {
+                let rep = &items[c.members[0]];
+                visible(c.project.as_deref(), item.project.as_deref())
+                    && similar(&q, &Key::with_private(&rep.norm, rep.private), t)
+            });
+            match found {
+                Some(n) => {
+                    let c = &mut clusters[n];
+                    c.members.push(i);
+                    if let Some(d) = item.date {
+                        c.first_seen = Some(c.first_seen.map_or(d, |f| f.min(d)));
+                        c.last_seen = Some(c.last_seen.map_or(d, |l| l.max(d)));
+                    }
+                    if c.project.is_none() {
+                        c.project = item.project.clone();
+                    }
+                }
+                None => clusters.push(Cluster {
+                    members: vec![i],
+                    project: item.project.clone(),
+                    first_seen: item.date,
+                    last_seen: item.date,
+                }),
+            }
+        }
+        clusters
+    }
+
+    fn item(n: usize, norm: String, project: Option<&str>, day: Option<i8>) -> Item {
+        Item {
+            text: norm.clone(),
+            norm,
+            private: None,
+            project: project.map(str::to_string),
+            kind: SourceKind::ProjectTodos,
+            loc: Location {
+                path: "projects/p/todos.md".into(),
+                line: n as u32 + 1,
+            },
+            date: day.map(|d| jiff::civil::date(2026, 1, d)),
+            untagged: None,
+            meta: None,
+            status: Default::default(),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn every_batch_size_gives_the_definition(
+            texts in proptest::collection::vec(
+                (
+                    "(fix|add|fixes|ad) (lock|log|lock timeout|x1|x2|v0.1.0|a.rs) ?(now|later|)",
+                    proptest::option::of(0..3usize),
+                    proptest::option::of(1i8..28),
+                ),
+                0..40,
+            ),
+            t in 0.6f64..0.95,
+            batch in 1usize..9,
+        ) {
+            let projects = ["a", "b", "c"];
+            let items: Vec<Item> = texts
+                .into_iter()
+                .enumerate()
+                .map(|(n, (text, p, day))| item(n, crate::normalize::key(&text), p.map(|p| projects[p]), day))
+                .collect();
+            let expect = brute_force(&items, t);
+            prop_assert_eq!(&cluster_batched(&items, t, batch), &expect);
+            prop_assert_eq!(&cluster(&items, t), &expect);
+        }
+    }
+}
