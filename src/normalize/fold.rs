@@ -269,15 +269,20 @@ fn fold_general(norm: &str) -> String {
 /// ending can end an ASCII text), allocating only the result and the rare
 /// stem that gains a letter. Checked equal to the general path in the tests.
 fn fold_ascii(norm: &str) -> String {
-    let mut words: Vec<Cow<'_, str>> = split_words(norm).map(Cow::Borrowed).collect();
+    // At most one word per two bytes: one allocation for the list.
+    let mut words: Vec<Cow<'_, str>> = Vec::with_capacity(norm.len() / 2 + 1);
+    words.extend(ascii_words(norm).map(Cow::Borrowed));
     strip_leads(&mut words);
-    drop_articles(&mut words);
+    drop_articles_in_place(&mut words);
     for w in &mut words {
         if let Cow::Borrowed(b) = *w {
             *w = stem_cow(b);
         }
     }
-    drop_repeated(&mut words);
+    // The words are ASCII: a character is a byte.
+    if repeats_any(&words) {
+        drop_repeated(&mut words);
+    }
     let mut out = String::with_capacity(norm.len());
     for (i, w) in words.iter().enumerate() {
         if i > 0 {
@@ -286,6 +291,24 @@ fn fold_ascii(norm: &str) -> String {
         out.push_str(w);
     }
     out
+}
+
+/// [`split_words`] for ASCII text: words between single spaces, edge
+/// punctuation trimmed only when a word does not start and end with a
+/// letter or digit (the usual word), empty words and lone dashes dropped.
+fn ascii_words(norm: &str) -> impl Iterator<Item = &str> {
+    norm.split(' ')
+        .map(|w| {
+            let b = w.as_bytes();
+            if b.first().is_some_and(u8::is_ascii_alphanumeric)
+                && b.last().is_some_and(u8::is_ascii_alphanumeric)
+            {
+                w
+            } else {
+                w.trim_matches(is_edge_punct)
+            }
+        })
+        .filter(|w| !(w.is_empty() || matches!(w.as_bytes(), [b'-' | b'>'])))
 }
 
 /// Whether [`fold`] returns the ASCII text `norm` unchanged, decided
@@ -321,13 +344,17 @@ pub(super) fn settled_ascii(norm: &str) -> bool {
 
 /// Whether [`drop_repeated`] would drop a word of the ASCII `words` (the
 /// same test without a list: a character is a byte).
-fn repeats_any(words: &[&str]) -> bool {
-    if words.len() < 2 || words.len() > REPEAT_WORDS || words.iter().all(|w| w.len() < 8) {
+fn repeats_any<S: AsRef<str>>(words: &[S]) -> bool {
+    let len = |w: &S| w.as_ref().len();
+    if words.len() < 2 || words.len() > REPEAT_WORDS || words.iter().all(|w| len(w) < 8) {
         return false;
     }
-    words
-        .iter()
-        .any(|w| w.len() >= 4 && words.iter().any(|o| o.len() >= 2 * w.len() && holds(o, w)))
+    words.iter().any(|w| {
+        len(w) >= 4
+            && words
+                .iter()
+                .any(|o| len(o) >= 2 * len(w) && holds(o.as_ref(), w.as_ref()))
+    })
 }
 
 /// The words of a normalized text, edge punctuation trimmed, empty words
@@ -400,24 +427,44 @@ fn drop_articles<S: AsRef<str>>(words: &mut Vec<S>) {
         return;
     }
     let drop: Vec<bool> = (0..words.len())
-        .map(|i| {
-            let next = words.get(i + 1).map(AsRef::as_ref);
-            match words[i].as_ref() {
-                "the" | "an" => next.is_some(),
-                "a" => next.is_some_and(|n| {
-                    n.chars().count() > 1
-                        && !NOT_A_NOUN.contains(&n)
-                        && n.chars().any(char::is_alphabetic)
-                }),
-                _ => false,
-            }
-        })
+        .map(|i| dropped_article(words[i].as_ref(), words.get(i + 1).map(AsRef::as_ref)))
         .collect();
     if !drop.contains(&true) {
         return;
     }
     let mut d = drop.into_iter();
     words.retain(|_| !d.next().unwrap_or(false));
+}
+
+/// Whether the word `w`, followed by `next`, is an article to drop.
+fn dropped_article(w: &str, next: Option<&str>) -> bool {
+    match w {
+        "the" | "an" => next.is_some(),
+        "a" => next.is_some_and(|n| {
+            n.chars().count() > 1 && !NOT_A_NOUN.contains(&n) && n.chars().any(char::is_alphabetic)
+        }),
+        _ => false,
+    }
+}
+
+/// [`drop_articles`] without a list of decisions: each word is decided
+/// from itself and the next word as written, then moved down over the
+/// dropped ones (positions at and after the current one are untouched).
+fn drop_articles_in_place<S: AsRef<str>>(words: &mut Vec<S>) {
+    if !words
+        .iter()
+        .any(|w| matches!(w.as_ref(), "the" | "an" | "a"))
+    {
+        return;
+    }
+    let mut kept = 0;
+    for i in 0..words.len() {
+        if !dropped_article(words[i].as_ref(), words.get(i + 1).map(AsRef::as_ref)) {
+            words.swap(kept, i);
+            kept += 1;
+        }
+    }
+    words.truncate(kept);
 }
 
 /// Folds one Korean request ending off the end of the text.
