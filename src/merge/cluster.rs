@@ -5,18 +5,16 @@
 //!
 //! Candidates are found in parallel, a batch of items at a time, and the
 //! batch is then decided in order, so the result never depends on threads:
-//! - against the clusters that exist when the batch starts: every cluster
-//!   visible to the item then (its project, the untagged ones; every
-//!   cluster for an untagged item) whose representative matches, found
-//!   with the similarity index. Inside a batch a cluster's project only
-//!   goes from none to one, so visibility only shrinks: the first listed
-//!   cluster still visible when the item is decided is the first visible
-//!   matching cluster;
-//! - against the earlier items of the same batch: every one that matches,
-//!   of the same token class and inside the index's length window, whose
-//!   own project does not exclude it. Whichever of them started a cluster,
-//!   still visible at decision time, is a candidate; these clusters are
-//!   numbered after every older one.
+//! - against the clusters that exist when the batch starts (found with the
+//!   similarity index, see `older_candidates`): inside a batch a cluster's
+//!   project only goes from none to one, so what an item may join only
+//!   shrinks, and the first listed cluster still open to the item when it
+//!   is decided is its first matching cluster among them;
+//! - against the earlier items of the same batch: those of the same token
+//!   class, inside the index's length window, whose own project does not
+//!   exclude the item. At decision time the first of them that started a
+//!   cluster still open to the item and matches it is the candidate; these
+//!   clusters are numbered after every older one.
 
 use super::{Cluster, Key, SimIndex, similar};
 use crate::item::Item;
@@ -53,24 +51,16 @@ pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> V
             .into_par_iter()
             .map(|i| {
                 let (q, project) = (&keys[i], items[i].project.as_deref());
-                let mut older: Vec<u32> = Vec::new();
-                index.candidates(project, q, threshold, |bucket| {
-                    bucket.scan(q, threshold, u32::MAX, |cid| {
-                        if similar(q, &keys[rep_of[cid as usize]], threshold) {
-                            older.push(cid);
-                        }
-                        true
-                    })
-                });
-                older.sort_unstable();
+                let older = older_candidates(&index, &keys, &rep_of, q, project, threshold);
                 let (lo, hi) = super::index::window(q.len, threshold);
+                // Cheap conditions only: `similar` runs at decision time, on
+                // the few that started a cluster.
                 let earlier: Vec<usize> = (from..i)
                     .filter(|&j| {
                         let k = &keys[j];
                         k.class == q.class
                             && (lo..=hi).contains(&k.len)
                             && visible(items[j].project.as_deref(), project)
-                            && similar(q, k, threshold)
                     })
                     .collect();
                 (older, earlier)
@@ -81,10 +71,11 @@ pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> V
             let project = item.project.as_deref();
             let open = |cid: u32| visible(clusters[cid as usize].project.as_deref(), project);
             let best = older.iter().copied().find(|&cid| open(cid)).or_else(|| {
-                earlier
-                    .iter()
-                    .filter_map(|&j| started[j])
-                    .find(|&cid| open(cid))
+                earlier.iter().find_map(|&j| {
+                    started[j].filter(|&cid| {
+                        open(cid) && similar(&keys[i], &keys[rep_of[cid as usize]], threshold)
+                    })
+                })
             });
             match best {
                 Some(cid) => {
@@ -118,6 +109,54 @@ pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> V
         from = to;
     }
     clusters
+}
+
+/// The clusters existing at the start of a batch that the query may join,
+/// ascending; the first one still open to it at decision time is its
+/// cluster among them. An untagged query sees every cluster for good: only
+/// the first match is needed. A query of project `p` keeps seeing the
+/// clusters of `p`: the first match there, after every untagged cluster
+/// below it that matches (one of those may take another project first).
+fn older_candidates(
+    index: &SimIndex,
+    keys: &[Key<'_>],
+    rep_of: &[usize],
+    q: &Key<'_>,
+    project: Option<&str>,
+    threshold: f64,
+) -> Vec<u32> {
+    let matches = |cid: u32| similar(q, &keys[rep_of[cid as usize]], threshold);
+    let mut first = u32::MAX;
+    let mut first_match = |bucket: &super::Bucket| {
+        bucket.scan(q, threshold, first, |cid| {
+            if matches(cid) {
+                first = cid;
+                return false;
+            }
+            true
+        });
+        true
+    };
+    let mut found = Vec::new();
+    match project {
+        None => index.candidates(None, q, threshold, &mut first_match),
+        Some(_) => {
+            index.group_candidates(project, q, threshold, &mut first_match);
+            index.group_candidates(None, q, threshold, |bucket| {
+                bucket.scan(q, threshold, first, |cid| {
+                    if matches(cid) {
+                        found.push(cid);
+                    }
+                    true
+                })
+            });
+            found.sort_unstable();
+        }
+    }
+    if first != u32::MAX {
+        found.push(first);
+    }
+    found
 }
 
 #[cfg(test)]

@@ -123,6 +123,29 @@ impl SimIndex {
         }
     }
 
+    /// Calls `visit` with the candidate buckets of one project group only
+    /// (`None`: the untagged group, not every entry), of the query's token
+    /// class. `visit` returns false to stop.
+    pub fn group_candidates(
+        &self,
+        project: Option<&str>,
+        q: &Key<'_>,
+        threshold: f64,
+        mut visit: impl FnMut(&Bucket) -> bool,
+    ) {
+        let (lo, hi) = window(q.len, threshold);
+        if let Some(g) = self
+            .project(project)
+            .and_then(|p| self.groups.get(&(p, q.class)))
+        {
+            for (_, b) in g.range(lo..=hi) {
+                if !visit(b) {
+                    return;
+                }
+            }
+        }
+    }
+
     /// Calls `visit` with every candidate bucket for the query `q` in
     /// `project`: of its token class, the project's own group and the
     /// untagged group, or every entry for an untagged query. `visit` returns
