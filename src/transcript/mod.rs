@@ -41,7 +41,8 @@
 //! verbs ([`verbs`]), or when a later user clause in the first person reports
 //! it ([`confirm`]); summary items also when an agent todo finished after the
 //! summary covers it, or when the agent answered after the summary and a new
-//! user request followed. Identical candidate texts (ignoring case and spacing)
+//! user request followed. A hand-off that names the same task as an open
+//! agent todo is dropped (the todo is reported). Identical candidate texts (ignoring case and spacing)
 //! are reported once.
 //!
 //! **Goal**: a user message whose first non-blank line starts with `/goal `,

@@ -384,6 +384,12 @@ impl<'m> Run<'m> {
             .into_iter()
             .map(|(t, l)| (t.to_string(), l))
             .collect();
+        // A hand-off that restates an open todo ("The simulation remains
+        // pending …" beside the todo "Run the simulation") is the same work:
+        // the todo, in the agent's own words, is reported.
+        self.out.candidates.retain(|c| {
+            c.origin != Origin::Handoff || !open.iter().any(|(t, _)| summary::same_task(t, &c.text))
+        });
         for (text, line) in open {
             self.push(text, "agent todo", Origin::AgentTodo, Role::Assistant, line);
         }

@@ -363,3 +363,25 @@ fn continue_after_a_limit_does_not_settle_a_summary() {
         [("Screenshot the hero", Origin::Summary, Role::Assistant, 1)]
     );
 }
+
+#[test]
+fn a_hand_off_restating_an_open_todo_is_reported_once() {
+    let session = [
+        claude("user", "deploy the program to devnet"),
+        todo_write(&[("Run the compute-unit simulation", "pending")]),
+        claude(
+            "assistant",
+            "Deployed. The compute-unit simulation remains pending because the RPC timed out.",
+        ),
+    ];
+    let e = run(session.join("\n"));
+    assert_eq!(
+        rows(&e),
+        [(
+            "Run the compute-unit simulation",
+            Origin::AgentTodo,
+            Role::Assistant,
+            2
+        )]
+    );
+}
