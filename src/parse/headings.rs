@@ -44,6 +44,26 @@ fn is_word_char(c: char) -> bool {
         && !matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
 }
 
+/// `fold` of `normalize_heading` on each ASCII byte, lower-cased: the byte
+/// itself when `kept`, else a space (every whitespace byte is one too, as
+/// only a run of whitespace matters). Bytes from 128 up are never looked up.
+const ASCII_FOLD: [u8; 256] = {
+    let mut t = [b' '; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = (b as u8).to_ascii_lowercase();
+        let punct = matches!(
+            c,
+            b'\'' | b'-' | b'(' | b')' | b'&' | b':' | b'/' | b'.' | b',' | b'!' | b'?'
+        );
+        if c.is_ascii_alphanumeric() || punct {
+            t[b] = c;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Heading text normalized for matching against the role lists: width and
 /// compatibility forms folded (NFKC), lower-cased, emoji, symbols and
 /// Markdown markers dropped, a trailing qualifier removed (`(…)` at the end,
@@ -69,10 +89,11 @@ pub(super) fn normalize_heading(text: &str) -> String {
             s.push(c);
         }
     };
-    // NFKC is the identity on ASCII: skip it for the common heading.
+    // NFKC is the identity on ASCII: skip it for the common heading, and
+    // fold it a byte at a time through a table.
     if text.is_ascii() {
-        text.chars()
-            .map(|c| fold(c.to_ascii_lowercase()))
+        text.bytes()
+            .map(|b| char::from(ASCII_FOLD[usize::from(b)]))
             .for_each(&mut push);
     } else {
         text.nfkc()
@@ -619,6 +640,15 @@ mod tests {
                     "{:?}", heading
                 );
             }
+        }
+    }
+
+    #[test]
+    fn ascii_fold_table_agrees_with_kept_on_every_ascii_character() {
+        for b in 0u8..128 {
+            let c = char::from(b).to_ascii_lowercase();
+            let want = if kept(c) && !c.is_whitespace() { c } else { ' ' };
+            assert_eq!(char::from(ASCII_FOLD[usize::from(b)]), want, "{b:#x}");
         }
     }
 }
