@@ -647,7 +647,11 @@ mod tests {
     fn ascii_fold_table_agrees_with_kept_on_every_ascii_character() {
         for b in 0u8..128 {
             let c = char::from(b).to_ascii_lowercase();
-            let want = if kept(c) && !c.is_whitespace() { c } else { ' ' };
+            let want = if kept(c) && !c.is_whitespace() {
+                c
+            } else {
+                ' '
+            };
             assert_eq!(char::from(ASCII_FOLD[usize::from(b)]), want, "{b:#x}");
         }
     }
