@@ -3,7 +3,8 @@
 //! it, then grant the Accessibility permission in System Settings and
 //! restart it." A step is a clause that opens with a user-side verb of
 //! [`STEPS`] (grant, enable, add your key, sign in, fund, …) in a sentence
-//! that holds one of the verb's object words, at an imperative position: the start of a
+//! that holds one of the verb's object words (for "add your" and the like, a
+//! place outside the chat such as `.env` or the dashboard), at an imperative position: the start of a
 //! sentence or clause (after `, `, `; `, `: `, ` — `, `then`, `and`, `just`,
 //! `please`, `first`) or after "you need to" / "you'll need to" / "you'll
 //! have to" / "you must" / "make sure to" / "remember to". Questions, conditions ("If …", "When …") and what
@@ -15,6 +16,26 @@
 use super::handoff::{body, prose};
 use super::markers::tidy;
 
+/// Places outside the conversation a key or a setting goes to: "add your X"
+/// counts only with one of them ("Add your key to `.env`"), not as a request
+/// for data the user answers in the chat ("Please add your wallet address
+/// below").
+const PLACES: &[&str] = &[
+    ".env",
+    "env",
+    "config",
+    "settings",
+    "dashboard",
+    "secret",
+    "environment",
+    "keychain",
+    "file",
+    "vault",
+    "variables",
+    "console",
+    "profile",
+];
+
 /// User-side verbs and the words one of which the step must hold (empty:
 /// the verb phrase alone is enough).
 #[rustfmt::skip]
@@ -23,10 +44,10 @@ const STEPS: &[(&str, &[&str])] = &[
     ("enable ", &["settings", "permission", "preferences", "dashboard", "console", "access"]),
     ("allow ", &["settings", "permission", "preferences", "access"]),
     ("approve ", &["permission", "prompt", "access", "request", "wallet"]),
-    ("add your ", &[]),
-    ("put your ", &[]),
-    ("paste your ", &[]),
-    ("set your ", &[]),
+    ("add your ", PLACES),
+    ("put your ", PLACES),
+    ("paste your ", PLACES),
+    ("set your ", PLACES),
     ("sign in ", &[]),
     ("sign in.", &[]),
     ("log in ", &[]),
