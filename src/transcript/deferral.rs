@@ -170,10 +170,7 @@ fn without_interjection(s: &str) -> &str {
 
 /// The clause of `sentence` that holds `form` (see the module docs).
 fn clause<'a>(sentence: &'a str, form: &str) -> &'a str {
-    let lower = sentence.to_lowercase();
-    if lower.len() != sentence.len() {
-        return sentence;
-    }
+    let lower = super::lower::lower(sentence);
     let Some(at) = lower.find(form) else {
         return sentence;
     };

@@ -200,7 +200,7 @@ pub(crate) fn final_answer(
             continue;
         }
         let b = body(&sentence);
-        let lower = b.to_lowercase();
+        let lower = super::lower::lower(b);
         if let Some(m) = MODALS.iter().find(|m| lower.starts_with(*m)) {
             out.extend(one(&b[m.len()..], m.trim(), offset));
         } else if let Some(o) = OPEN
@@ -287,7 +287,7 @@ pub(crate) fn later(text: &str, max_line: usize) -> Vec<(String, String, usize)>
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
         let previous = before.replace(sentence.clone());
         let b = body(&sentence);
-        let lower = b.to_lowercase();
+        let lower = super::lower::lower(b);
         let Some(tail) = LATER.iter().find(|l| lower.contains(*l)) else {
             continue;
         };

@@ -215,7 +215,7 @@ fn drop_question(text: &str) -> &str {
 /// `leave X for the next session`: the `X`, when `prefix` (ending just before a
 /// phrase) holds the form.
 fn leave_for(prefix: &str) -> Option<&str> {
-    let lower = prefix.to_lowercase();
+    let lower = super::lower::lower(prefix);
     let for_at = [
         "for the ",
         "for a ",

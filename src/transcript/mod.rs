@@ -56,6 +56,7 @@ mod done;
 mod handoff;
 mod keywords;
 mod lenient;
+mod lower;
 mod markers;
 mod offer;
 mod plain;

@@ -92,7 +92,7 @@ pub(crate) fn closing(text: &str, max_line: usize) -> Vec<(String, usize)> {
 
 /// The work of an offer made as a statement, if `sentence` is one.
 fn stated(sentence: &str) -> Option<String> {
-    let lower = sentence.to_lowercase();
+    let lower = super::lower::lower(sentence);
     let o = STATEMENTS.iter().find(|o| lower.starts_with(*o))?;
     let mut step = sentence[o.len()..].trim_end_matches(['.', '!', ' ']);
     let first = step.split_whitespace().next().unwrap_or("").to_lowercase();
@@ -100,7 +100,7 @@ fn stated(sentence: &str) -> Option<String> {
         return None;
     }
     for t in TAILS {
-        if step.to_lowercase().ends_with(t) {
+        if super::lower::lower(step).ends_with(t) {
             step = &step[..step.len() - t.len()];
         }
     }
@@ -117,7 +117,7 @@ fn specific(step: &str) -> Option<String> {
 }
 
 fn offered(question: &str) -> Option<String> {
-    let lower = question.to_lowercase();
+    let lower = super::lower::lower(question);
     let step = match OPENERS.iter().find(|o| lower.starts_with(*o)) {
         Some(o) => &question[o.len()..],
         None => {

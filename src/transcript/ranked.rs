@@ -57,7 +57,7 @@ fn acts(sentence: &str) -> bool {
 fn lead(line: &str) -> Option<(char, &str)> {
     let t = line.trim().trim_end_matches(['*', '_', ' ']);
     for s in sentences(t) {
-        let lower = s.to_lowercase();
+        let lower = super::lower::lower(s);
         let Some(at) = LEADS.iter().filter_map(|l| lower.find(l)).min() else {
             continue;
         };

@@ -280,7 +280,7 @@ pub(crate) fn covers(wanted: &[String], words: &[String]) -> bool {
 /// `and <step verb>` or `, then` ("Build the program and copy its IDL to
 /// app/" is two steps); a single step gives one part.
 pub(crate) fn parts(text: &str) -> Vec<Vec<String>> {
-    let lower = text.to_lowercase();
+    let lower = super::lower::lower(text);
     let mut cuts = vec![0];
     for sep in [" and ", ", then ", "; then "] {
         for (i, _) in lower.match_indices(sep) {

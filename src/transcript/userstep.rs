@@ -107,7 +107,7 @@ const CLAUSE_ENDS: &[&str] = &[
 /// Where the clause starting `rest` ends: at a [`CLAUSE_ENDS`] or at ` and `
 /// before a further step verb ("… and restart the app").
 fn clause_end(rest: &str) -> usize {
-    let lower = rest.to_lowercase();
+    let lower = super::lower::lower(rest);
     let and = lower
         .match_indices(" and ")
         .map(|(i, _)| i)
@@ -144,7 +144,7 @@ pub(crate) fn steps(text: &str, max_line: usize) -> Vec<(String, String, usize)>
     let mut out: Vec<(String, String, usize)> = Vec::new();
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
         let b = body(&sentence);
-        let lower = b.to_lowercase();
+        let lower = super::lower::lower(b);
         if lower.trim_end().ends_with('?')
             || ["if ", "when ", "whenever ", "once ", "i ", "i'll ", "we "]
                 .iter()

@@ -677,3 +677,49 @@ fn hook_stdin_is_read_bounded() {
         stderr(&out)
     );
 }
+
+// ------------------------------------------------- case folding that resizes
+
+/// A Claude Code transcript whose assistant text holds characters whose
+/// lowercase form has another UTF-8 length (Kelvin sign, İ, ẞ) right before
+/// the positions the rules cut at.
+fn write_resizing(dir: &Path) -> std::path::PathBuf {
+    let line = |kind: &str, text: &str| {
+        json!({"type": kind, "sessionId": "abcdef123456", "message": {"role": kind, "content": text}})
+            .to_string()
+    };
+    let lines = [
+        line("user", "set up the client"),
+        line(
+            "assistant",
+            "Done.\n\n\u{212A} é add your API key to the config.\n\
+             Add your API key ẞé so the app starts.\n\
+             ẞéone more hour: write the retry tests.\n\
+             İ note: é replace the key before using it.\n\
+             TODO: rotate the ẞé token",
+        ),
+    ];
+    let path = dir.join("resizing.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("write transcript");
+    path
+}
+
+#[test]
+fn session_end_and_pre_compact_survive_case_folding_that_resizes() {
+    for (event, input) in [
+        ("session-end", end_input as fn(&Path, &Path) -> String),
+        ("pre-compact", compact_input),
+    ] {
+        let v = lock_vault();
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let transcript = write_resizing(tmp.path());
+        let env = Env::new();
+        let out = env.hook(event, &input(&transcript, &v.join("projects/wrap-cli")));
+        assert_eq!(out.status.code(), Some(0), "{event}: {}", stderr(&out));
+        assert!(
+            captured_lines(&v).contains(&"rotate the ẞé token".to_string()),
+            "{event}: {:?}",
+            captured_lines(&v)
+        );
+    }
+}

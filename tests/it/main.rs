@@ -3,6 +3,7 @@
 
 mod act;
 mod cache;
+mod casefold;
 mod cli;
 mod common;
 mod config;

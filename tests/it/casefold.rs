@@ -1,0 +1,102 @@
+//! Transcripts holding characters whose lowercase form has another UTF-8
+//! length (U+212A Kelvin sign 3 → 1 byte, İ 2 → 3, ẞ 3 → 2, final Σ): the
+//! rules search a lowercase copy and cut the original, so `extract` must
+//! neither panic nor cut inside a character.
+
+use crate::common::{Vault, stderr};
+
+use active_status::transcript::{Options, extract_bytes};
+use proptest::prelude::*;
+use proptest::sample::select;
+
+#[test]
+fn extract_on_a_plain_transcript_with_a_kelvin_sign_exits_zero() {
+    let v = Vault::new();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join("t.txt");
+    std::fs::write(
+        &path,
+        "Assistant: \u{212A} é add your API key to the config.\n",
+    )
+    .expect("write transcript");
+    let out = v
+        .cmd()
+        .args(["extract", "--transcript", path.to_str().expect("utf-8")])
+        .output()
+        .expect("run binary");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+fn opts() -> Options {
+    Options {
+        keywords: ["next session", "todo", "follow-up"]
+            .map(str::to_string)
+            .to_vec(),
+        handoff_leads: ["still need", "remaining"].map(str::to_string).to_vec(),
+        max_line_chars: 400,
+        max_bytes: 1 << 20,
+        force_text: true,
+    }
+}
+
+/// Pieces a message is built of: the characters that resize, neighbours
+/// that are multi-byte, phrases the rules look for, and separators.
+fn piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        select(vec![
+            "\u{212A}",
+            "İ",
+            "ẞ",
+            "Σ",
+            "ΣΑΣ",
+            "é",
+            "ß",
+            "\u{212A}é",
+            "İé",
+            "ẞé",
+            " ",
+            ", ",
+            "; ",
+            ": ",
+            ". ",
+            " — ",
+            "\n",
+            "? ",
+            "add your ",
+            "next time",
+            "la prochaine fois",
+            "one more hour:",
+            "If you like, I can ",
+            "OK to ",
+            " and ",
+            " so ",
+            "before using",
+            "TODO: ",
+            "Next steps:\n- ",
+            "the key",
+            "deploy",
+            "You can ",
+            " when ready",
+            "lea\u{212A}e it for the next session",
+            "\u{212A}eep ",
+        ])
+        .prop_map(str::to_string),
+        "[a-zA-Zé ]{0,6}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Any mix of those pieces, as an assistant message of a plain
+    /// transcript, extracts without a panic and gives no empty candidate.
+    #[test]
+    fn resizing_characters_never_panic_extraction(parts in prop::collection::vec(piece(), 1..24)) {
+        let msg = parts.concat();
+        let text = format!("User: set up the client\nAssistant: {msg}\n");
+        let x = extract_bytes(text.as_bytes(), &opts()).expect("plain text is read");
+        for c in &x.candidates {
+            prop_assert!(!c.text.is_empty());
+        }
+    }
+}
