@@ -60,7 +60,10 @@ mod tests {
     fn user_steps_cut_the_original_sentence() {
         let s = super::super::userstep::steps("\u{212A} é add your API key to the config.", 400);
         assert!(s.iter().all(|(t, _, _)| t.contains("API key")), "{s:?}");
-        let s = super::super::userstep::steps("Add your API key ẞé so the app starts.", 400);
+        let s = super::super::userstep::steps(
+            "Add your API key to the config ẞé so the app starts.",
+            400,
+        );
         assert_eq!(s.len(), 1, "{s:?}");
         assert!(s[0].0.contains("ẞé"), "{s:?}");
     }

@@ -693,7 +693,7 @@ fn write_resizing(dir: &Path) -> std::path::PathBuf {
         line(
             "assistant",
             "Done.\n\n\u{212A} é add your API key to the config.\n\
-             Add your API key ẞé so the app starts.\n\
+             Add your API key to the config ẞé so the app starts.\n\
              ẞéone more hour: write the retry tests.\n\
              İ note: é replace the key before using it.\n\
              TODO: rotate the ẞé token",
