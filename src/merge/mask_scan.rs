@@ -98,7 +98,8 @@ mod avx2 {
     ) -> bool {
         let n = ids.len();
         let cols = &masks.cols;
-        debug_assert!(cols.iter().all(|c| c.len() >= n));
+        // Checked in release builds too: the loads below rely on it.
+        assert!(cols.iter().all(|c| c.len() >= n), "a mask per id");
         let lut = _mm256_setr_epi8(
             0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
             3, 3, 4,
@@ -146,6 +147,18 @@ mod tests {
             id != stop
         });
         seen
+    }
+
+    /// More ids than mask rows: a panic, never a read past the columns.
+    #[test]
+    #[should_panic]
+    fn more_ids_than_masks_panics_instead_of_reading_past_them() {
+        let mut masks = Masks::default();
+        for _ in 0..3 {
+            masks.push(Bigrams([0; 4]));
+        }
+        let ids: Vec<u32> = (0..8).collect();
+        scan(&masks, &ids, &Bigrams([0; 4]), 256, |_| true);
     }
 
     proptest! {
