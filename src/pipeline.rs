@@ -104,7 +104,17 @@ fn keep_result(root: &Path, cfg: &Config, analysis: &Analysis, report: &mut Repo
     let mut written = false;
     if let Some(marks) = &analysis.vault.marks {
         let view = SummaryView::of(report);
-        match crate::cache::result::store(&vault, cfg, projects, marks, &view, old.as_deref()) {
+        // The date the report was made with (the scan's), not the clock now.
+        let today = analysis.vault.today.unwrap_or_else(|| cfg.today());
+        match crate::cache::result::store(
+            &vault,
+            cfg,
+            projects,
+            today,
+            marks,
+            &view,
+            old.as_deref(),
+        ) {
             Ok(w) => written = w,
             Err(why) => notes.push(format!("{} not written: {why}", crate::cache::RESULT_FILE)),
         }

@@ -161,30 +161,19 @@ pub(crate) fn current(
 
 /// Writes the result of a run (call with the lock held) unless `old` (the
 /// payload of the file present) already says the same; whether it wrote,
-/// or why it could not.
+/// or why it could not. `today` is the date the run's report was made with
+/// (the scan's), not the date at the time of writing: a run that spans
+/// midnight keeps the day its view belongs to.
 pub(crate) fn store(
     vault: &VaultDir,
     cfg: &Config,
     projects: &[String],
+    today: Date,
     marks: &Marks,
     view: &SummaryView,
     old: Option<&[u8]>,
 ) -> Result<bool, String> {
-    let payload = Payload {
-        today: cfg.today(),
-        discovered: marks.discovered,
-        files: marks
-            .files
-            .iter()
-            .map(|(rel, stamp, hash)| Mark {
-                rel,
-                stamp: *stamp,
-                hash: *hash,
-            })
-            .collect(),
-        view: Cow::Borrowed(view),
-    };
-    let payload = to_bytes(&payload).ok_or("unserialisable")?;
+    let payload = record(today, marks, view).ok_or("unserialisable")?;
     if old == Some(&payload[..]) {
         return Ok(false);
     }
@@ -200,4 +189,55 @@ pub(crate) fn store(
     }
     super::write(vault, RESULT_FILE, &bytes).map_err(|e| e.to_string())?;
     Ok(true)
+}
+
+/// The stored payload: the view with the date it was made for and the
+/// marks it was made from.
+fn record(today: Date, marks: &Marks, view: &SummaryView) -> Option<Vec<u8>> {
+    let payload = Payload {
+        today,
+        discovered: marks.discovered,
+        files: marks
+            .files
+            .iter()
+            .map(|(rel, stamp, hash)| Mark {
+                rel,
+                stamp: *stamp,
+                hash: *hash,
+            })
+            .collect(),
+        view: Cow::Borrowed(view),
+    };
+    to_bytes(&payload)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::date;
+
+    /// The record keeps the date it is given (the scan's), whatever the
+    /// clock says when it is written.
+    #[test]
+    fn the_record_holds_the_date_the_view_was_made_for() {
+        let marks = Marks::default();
+        let view = SummaryView {
+            output: "# Active status\n".into(),
+            as_of: Some(date(2026, 5, 6)),
+            open: 0,
+            shown: 0,
+            overflow_count: 0,
+            untagged: 0,
+            lost: 0,
+            warnings: 0,
+            goals: Vec::new(),
+            priorities: Vec::new(),
+            overflow: Vec::new(),
+        };
+        let bytes = record(date(2026, 5, 6), &marks, &view).expect("serialisable");
+        let back: Payload = from_bytes(&bytes).expect("decodable");
+        assert_eq!(back.today, date(2026, 5, 6));
+        let next = record(date(2026, 5, 7), &marks, &view).expect("serialisable");
+        assert_ne!(bytes, next);
+    }
 }
