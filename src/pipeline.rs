@@ -128,16 +128,17 @@ fn keep_result(root: &Path, cfg: &Config, analysis: &Analysis, report: &mut Repo
     Ok(())
 }
 
-/// The session-start summary's view of the vault, and the known projects:
-/// from the result cache when the vault is unchanged since the run that
-/// wrote it, else scanned and merged (reading, never writing, the cache).
-pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Vec<String>)> {
+/// The session-start summary's view of the vault, the known projects, and
+/// whether the view came from the result cache: from it when the vault is
+/// unchanged since the run that wrote it, else scanned and merged (reading,
+/// never writing, the cache).
+pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Vec<String>, bool)> {
     let start = Instant::now();
     let mode = Mode::of(cfg, false);
     let discovery = crate::discover::discover(root, cfg)?;
     let vault = VaultDir::open(root)?;
     let note = match crate::cache::result::lookup(&vault, cfg, mode, &discovery) {
-        Lookup::Hit(view) => return Ok((view, discovery.projects)),
+        Lookup::Hit(view) => return Ok((view, discovery.projects, true)),
         Lookup::Miss => None,
         Lookup::Bad(note) => Some(note),
     };
@@ -149,7 +150,7 @@ pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Ve
     let view = SummaryView::of(&report);
     let projects = analysis.vault.projects.clone();
     crate::exit_fast::release((analysis, report));
-    Ok((view, projects))
+    Ok((view, projects, false))
 }
 
 /// Regenerates the dashboard, and brings the cache up to date. Call with

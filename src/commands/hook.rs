@@ -39,7 +39,11 @@ fn run(cli: &Cli, event: HookEvent) -> Result<()> {
 }
 
 fn session_start(ctx: &Ctx, cwd: &Path) -> Result<()> {
-    let (view, projects) = crate::pipeline::summary_view(&ctx.root, &ctx.cfg)?;
+    let (view, projects, hit) = crate::pipeline::summary_view(&ctx.root, &ctx.cfg)?;
+    if ctx.verbose > 0 {
+        let how = if hit { "hit" } else { "miss" };
+        eprintln!("active-status hook: result cache: {how}");
+    }
     let focus = crate::summary::focus_of(
         &ctx.root,
         &ctx.cfg.projects_dir,

@@ -147,42 +147,60 @@ fn an_edit_after_regen_shows_in_the_next_regen() {
 
 /// `hook session-start` on the vault (extra global flags first).
 fn session_start(v: &Vault, flags: &[&str]) -> String {
+    session_start_noted(v, flags).0
+}
+
+/// `hook session-start -v`: its stdout, and whether its stderr notes that
+/// the view came from the result cache (`Some(true)`), from a scan
+/// (`Some(false)`), or neither.
+fn session_start_noted(v: &Vault, flags: &[&str]) -> (String, Option<bool>) {
     let input = serde_json::json!({"cwd": v.path(), "source": "startup"}).to_string();
     let out = v
         .cmd()
         .args(flags)
-        .args(["hook", "session-start"])
+        .args(["-v", "hook", "session-start"])
         .write_stdin(input)
         .output()
         .expect("run");
     assert!(out.status.success(), "{out:?}");
-    stdout(&out)
+    let err = String::from_utf8_lossy(&out.stderr);
+    let hit = if err.contains("active-status hook: result cache: hit") {
+        Some(true)
+    } else if err.contains("active-status hook: result cache: miss") {
+        Some(false)
+    } else {
+        None
+    };
+    (stdout(&out), hit)
 }
 
 #[test]
 fn session_start_uses_the_last_result_only_while_the_vault_is_unchanged() {
     let v = vault();
-    let cold = session_start(&v, &[]);
+    let (cold, hit) = session_start_noted(&v, &[]);
     assert!(cold.contains("tidy the flags"), "{cold}");
+    assert_eq!(hit, Some(false), "no result yet");
     ok(&v, &["regen"]);
     let result = std::fs::read(v.join(RESULT)).expect("result");
-    assert_eq!(session_start(&v, &[]), cold);
+    assert_eq!(session_start_noted(&v, &[]), (cold.clone(), Some(true)));
     // A second regen with nothing changed leaves it as it is.
     ok(&v, &["regen"]);
     assert_eq!(std::fs::read(v.join(RESULT)).expect("result"), result);
+    assert_eq!(session_start_noted(&v, &[]), (cold, Some(true)));
     v.write(
         "projects/wrap-cli/todos.md",
         "## Next\n- [ ] tidy the flags\n- [ ] count the hooks\n",
     );
-    let edited = session_start(&v, &[]);
+    let (edited, hit) = session_start_noted(&v, &[]);
     assert!(edited.contains("count the hooks"), "{edited}");
+    assert_eq!(hit, Some(false), "an edited file is a miss");
     assert_eq!(edited, session_start(&v, &["--no-cache"]));
     // Damaged: ignored (noted by audit -v), and the output is the same.
     std::fs::write(v.join(RESULT), b"ASTCACHE damaged").expect("write");
-    assert_eq!(session_start(&v, &[]), edited);
+    assert_eq!(session_start_noted(&v, &[]), (edited.clone(), Some(false)));
     let text = ok(&v, &["audit", "-v"]);
     assert!(text.contains(".agents/cache/result.bin ignored:"), "{text}");
     ok(&v, &["regen"]);
-    assert_eq!(session_start(&v, &[]), edited);
+    assert_eq!(session_start_noted(&v, &[]), (edited.clone(), Some(true)));
     assert!(!ok(&v, &["audit", "-v"]).contains("ignored"));
 }
