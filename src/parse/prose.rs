@@ -9,7 +9,8 @@
 //! the margin (an indented one would otherwise join a list the paragraph
 //! closes). Such a paragraph cannot be a list item, a lazy continuation, a
 //! heading, a fence, an HTML block or a table, and it cannot change how
-//! anything around it parses. Leading front matter is never touched.
+//! anything around it parses. Leading front matter is never touched, nor is
+//! a paragraph that starts right after it.
 
 /// Whether a line could start or continue something other than plain prose.
 fn special(line: &str) -> bool {
@@ -60,7 +61,10 @@ pub(super) fn blank_prose(src: &str) -> std::borrow::Cow<'_, str> {
     let start = front_matter_end(src);
     let mut run: Vec<(usize, usize)> = Vec::new();
     let mut run_safe = true;
-    let mut after_blank = true;
+    // The line right after a leading `---` block is kept: when the parser
+    // does not take that block as front matter (its first line is blank),
+    // its closing `---` may open a metadata block whose first line this is.
+    let mut after_blank = start == 0;
     // A safe paragraph that ended at a blank line, blanked only if the next
     // line that is not blank starts at the margin: an indented one would
     // otherwise join a list the paragraph closes.
@@ -124,6 +128,14 @@ mod tests {
             "---\ntitle: x\nplain yaml\n---\n\n\n\n\n## Next\n- [ ] item\nlazy continuation\n\nText\n===\n\n<div>\nhtml text\n</div>\n"
         );
         assert_eq!(out.matches('\n').count(), src.matches('\n').count());
+    }
+
+    #[test]
+    fn the_line_right_after_a_leading_dash_block_is_kept() {
+        let src = "---\n\n---\nSome prose here.\n\n# Title\n---\n";
+        assert_eq!(blank_prose(src), src);
+        let src = "---\ntitle: x\n---\n\nprose\n";
+        assert_eq!(blank_prose(src), "---\ntitle: x\n---\n\n\n");
     }
 
     #[test]

@@ -288,3 +288,14 @@ fn awkward_constructs_go_to_the_full_parse() {
         assert!(parse_lines(doc, &h).is_some(), "{doc:?}");
     }
 }
+
+/// Found by the proptest: `---`, a blank line, `---` and a prose line. The
+/// parser opens a metadata block at the second `---` (its next line is not
+/// blank) that swallows the heading; the prose pre-pass must not blank that
+/// line and so close the block early.
+#[test]
+fn a_break_then_a_metadata_opener_parses_as_the_full_parse() {
+    let doc = "---\n\n---\nSome prose here.\n\n# Title\n---\n";
+    same_as_full_parse(doc).unwrap();
+    assert!(parse_document(doc, &matcher()).headings.is_empty());
+}
