@@ -13,7 +13,7 @@ fn main() {
     use active_status::cli::{Command, VaultCommand};
     if !matches!(cli.command, Command::Vault(VaultCommand::Mcp)) {
         active_status::exit_fast::leave_at_exit();
-        active_status::malloc_arenas::single_arena();
+        active_status::malloc_arenas::limit_arenas();
     }
     let code = match active_status::commands::run(cli) {
         Ok(code) => code,
