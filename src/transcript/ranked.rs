@@ -117,6 +117,11 @@ pub(crate) fn ranked(text: &str, max_line: usize) -> Vec<(String, usize)> {
         for (n, l) in body {
             let offset = i + 1 + n;
             if end == '.' {
+                // A paragraph that opens with a lead of its own is read on
+                // its own line, never as this lead's action.
+                if found.is_empty() && lead(l).is_some() {
+                    break;
+                }
                 if found.is_empty()
                     && l.chars().count() <= max_line * 2
                     && let Some(t) = action(list_item_body(l).unwrap_or(l))
@@ -201,5 +206,17 @@ mod tests {
         let t = "If you get one more hour, spend it here.\n\nThe export is the weak spot: \
                  it rewrites the whole file. Make it append instead.";
         assert_eq!(texts(t), ["Make it append instead"]);
+        // The next paragraph is a lead of its own: its items, not the line.
+        let t = "The fix is small. If you get one more hour, spend it here.\n\nThe rest, \
+                 in rough order of value: `total_rows` on `Page` (makes a short read \
+                 detectable at all); merge-conflict reporting, since the survivor's values \
+                 win silently.";
+        assert_eq!(
+            texts(t),
+            [
+                "`total_rows` on `Page` (makes a short read detectable at all)",
+                "Merge-conflict reporting, since the survivor's values win silently"
+            ]
+        );
     }
 }
