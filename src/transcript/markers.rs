@@ -320,7 +320,37 @@ pub(crate) fn lead_in(matcher: &Matcher, line: &str) -> Option<usize> {
         return matches!(f, Found::Colon(ref s) if s.is_empty()).then_some(i);
     }
     let text = heading.unwrap_or(t);
+    if reports_completion(text) {
+        return None;
+    }
     matcher.find_all(text).first().map(|h| h.index)
+}
+
+/// Predicates that say the listed work is finished: "All pending tasks are
+/// now complete:" introduces a done report, not follow-ups.
+const COMPLETION: &[&str] = &[
+    "are now complete",
+    "are complete",
+    "are completed",
+    "are all complete",
+    "are all done",
+    "are now done",
+    "are done",
+    "are finished",
+    "is now complete",
+    "is complete",
+    "is done",
+    "have been completed",
+    "have been done",
+    "were completed",
+    "now completed",
+];
+
+/// Whether a lead-in line reports its work finished (English predicates;
+/// positions are not needed, so a full lowercase copy is fine).
+fn reports_completion(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    COMPLETION.iter().any(|p| lower.contains(p))
 }
 
 #[cfg(test)]
@@ -423,5 +453,10 @@ mod tests {
         assert!(lead_in(&m, "Next steps are below").is_none());
         assert!(lead_in(&m, "1. Ask whether a follow-up is needed:").is_none());
         assert!(lead_in(&m, "- Next steps:").is_some());
+        // A lead-in that reports its work finished introduces a done report.
+        let m = Matcher::new(&["pending".to_string(), "todo".to_string()]);
+        assert!(lead_in(&m, "All pending tasks for issue #42 are now complete:").is_none());
+        assert!(lead_in(&m, "**The todo items are done:**").is_none());
+        assert!(lead_in(&m, "Pending tasks:").is_some());
     }
 }
