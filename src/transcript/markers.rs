@@ -346,10 +346,17 @@ const COMPLETION: &[&str] = &[
     "now completed",
 ];
 
-/// Whether a lead-in line reports its work finished (English predicates;
-/// positions are not needed, so a full lowercase copy is fine).
+/// Whether a lead-in line reports its work finished (English predicates),
+/// judged on its last sentence only: in "Phase 1 is done. Next steps:" the
+/// lead-in is the second sentence. Positions are not needed, so a full
+/// lowercase copy is fine.
 fn reports_completion(line: &str) -> bool {
-    let lower = line.to_lowercase();
+    let last = [". ", "! ", "? "]
+        .iter()
+        .filter_map(|end| line.rfind(end))
+        .max()
+        .map_or(line, |i| &line[i + 2..]);
+    let lower = last.to_lowercase();
     COMPLETION.iter().any(|p| lower.contains(p))
 }
 
@@ -458,5 +465,6 @@ mod tests {
         assert!(lead_in(&m, "All pending tasks for issue #42 are now complete:").is_none());
         assert!(lead_in(&m, "**The todo items are done:**").is_none());
         assert!(lead_in(&m, "Pending tasks:").is_some());
+        assert!(lead_in(&m, "Phase 1 is done. Pending tasks:").is_some());
     }
 }

@@ -158,33 +158,21 @@ pub(crate) fn items(text: &str) -> Vec<(String, String)> {
     kept
 }
 
-/// Words a done report uses.
-const DONE_WORDS: &[&str] = &[
-    "done",
-    "completed",
-    "complete",
+/// Done words that name an action of their own ("added", "fixed", …); a
+/// done report uses these or a word of [`FINISHED`].
+const ACTION_DONE: &[&str] = &[
     "committed",
     "fixed",
-    "finished",
     "implemented",
     "shipped",
     "merged",
     "landed",
-    "resolved",
     "added",
     "updated",
     "filled",
-    "✅",
-    "완료",
-    "完了",
-    "完成",
-    "terminé",
-    "erledigt",
-    "hecho",
 ];
 
-/// Done words that report any work finished; the others ("added", "fixed",
-/// "updated", …) name an action of their own.
+/// Done words that report any work finished.
 const FINISHED: &[&str] = &[
     "done",
     "completed",
@@ -200,6 +188,11 @@ const FINISHED: &[&str] = &[
     "hecho",
 ];
 
+/// Every word a done report uses: [`FINISHED`] and [`ACTION_DONE`].
+fn done_words() -> impl Iterator<Item = &'static str> {
+    FINISHED.iter().chain(ACTION_DONE).copied()
+}
+
 /// Whether a done line reports the work of a task opening with the step verb
 /// `verb`: it holds a word of [`FINISHED`], the verb itself in any form
 /// ("granted" for "grant"), or it is a task without a step verb. "Added the
@@ -213,7 +206,7 @@ pub(crate) fn verb_agrees(verb: Option<&str>, words: &[String]) -> bool {
             .iter()
             .any(|f| w == f || (!f.is_ascii() && w.contains(f)))
             || (stem.len() >= 3 && w.starts_with(stem))
-    }) || !DONE_WORDS.iter().any(|d| words.iter().any(|w| w == d))
+    }) || !done_words().any(|d| words.iter().any(|w| w == d))
 }
 
 /// The step verb a task opens with, lowercased ("grant" in "Grant the
@@ -250,7 +243,7 @@ pub(crate) fn significant(text: &str) -> Vec<String> {
 pub(crate) fn done_lines(text: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let lower = text.to_lowercase();
-    if !DONE_WORDS.iter().any(|d| lower.contains(d)) {
+    if !done_words().any(|d| lower.contains(d)) {
         return out;
     }
     for line in text.lines() {
@@ -259,9 +252,8 @@ pub(crate) fn done_lines(text: &str) -> Vec<Vec<String>> {
             .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_' && c != '✅')
             .filter(|w| !w.is_empty())
             .collect();
-        let has_done = DONE_WORDS
-            .iter()
-            .any(|d| words.contains(d) || (!d.is_ascii() && lower.contains(d)));
+        let has_done =
+            done_words().any(|d| words.contains(&d) || (!d.is_ascii() && lower.contains(d)));
         if has_done {
             out.push(words.into_iter().map(str::to_string).collect());
         }
