@@ -73,6 +73,16 @@ pub(super) fn detect(line: &str) -> Option<Format> {
     }
 }
 
+/// Item types older rollouts (2025) write at the top level, without the
+/// `response_item` wrapper: a bare `function_call` may be an `update_plan`.
+const UNWRAPPED_ITEMS: [&str; 5] = [
+    "function_call",
+    "custom_tool_call",
+    "reasoning",
+    "local_shell_call",
+    "web_search_call",
+];
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct Item {
@@ -85,6 +95,8 @@ struct Item {
     /// `custom_tool_call` input (`apply_patch` text, code-mode `exec` script).
     input: Loose,
     message: Loose,
+    /// An `event_msg` `plan_update` payload's steps.
+    plan: TodoItems,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -133,13 +145,14 @@ fn activity(acted: Vec<String>) -> Decoded {
 }
 
 /// Decodes one Codex record: `response_item` messages (or the older un-wrapped
-/// `message` lines) from `user`/`assistant`, `input_text`/`output_text` blocks,
+/// `message` lines, and un-wrapped tool calls and reasoning: [`UNWRAPPED_ITEMS`]) from `user`/`assistant`, `input_text`/`output_text` blocks,
 /// with [`HIDDEN`] blocks removed; `update_plan` calls (a function call, or a
 /// `tools.update_plan(…)` call inside a code-mode `exec` script); `compacted`
 /// records (a summary); other tool calls and reasoning as agent activity (what
 /// they wrote or ran kept as done signals); `event_msg` `agent_message` /
 /// `user_message` as echoes (read only when no `response_item` carried the
-/// same text).
+/// same text), `event_msg` `plan_update` as a plan (a replacement, so a plan
+/// seen twice is harmless).
 pub(super) fn decode(line: &str) -> Decoded {
     let record: Record = match parse(line) {
         Ok(r) => r,
@@ -160,6 +173,11 @@ pub(super) fn decode(line: &str) -> Decoded {
                 _ => record.content,
             },
             ..Item::default()
+        },
+        // Older rollouts write tool calls and reasoning un-wrapped, at the top level.
+        Some(k) if UNWRAPPED_ITEMS.contains(&k) => match parse::<Item>(line) {
+            Ok(item) => item,
+            Err(d) => return d,
         },
         _ => return Decoded::Ignored,
     };
@@ -231,12 +249,14 @@ fn message(role: Role, raw: &str, echo: bool) -> Decoded {
     })
 }
 
-/// An `event_msg` payload: `agent_message` / `user_message` text as an echo.
+/// An `event_msg` payload: `agent_message` / `user_message` text as an echo;
+/// a `plan_update` (the plan as the UI got it) as a plan.
 fn echo(payload: Option<Item>) -> Decoded {
     let Some(p) = payload else {
         return Decoded::Ignored;
     };
     let role = match p.kind.as_str() {
+        Some("plan_update") => return plan_turn(PlanArgs { plan: p.plan }, Vec::new()),
         Some("agent_message") => Role::Assistant,
         Some("user_message") => Role::User,
         _ => return Decoded::Ignored,
@@ -354,6 +374,19 @@ mod tests {
         assert_eq!(msg(l), Some((Role::User, "defer it".into())));
         let l = r#"{"type":"message","role":"assistant","timestamp":"t","text":"Next steps: x"}"#;
         assert_eq!(msg(l), Some((Role::Assistant, "Next steps: x".into())));
+        // A 2025 rollout writes update_plan as a bare function_call record.
+        let l = r#"{"type":"function_call","name":"update_plan","arguments":"{\"plan\":[{\"status\":\"pending\",\"step\":\"Audit\"}]}","call_id":"c"}"#;
+        assert!(
+            matches!(decode(l), Decoded::Turn(Turn { role: Role::Assistant, ref todos, .. }) if todos.len() == 1)
+        );
+        let l = r#"{"type":"event_msg","payload":{"type":"plan_update","plan":[{"step":"Ship","status":"in_progress"}]}}"#;
+        assert!(
+            matches!(decode(l), Decoded::Turn(Turn { role: Role::Assistant, ref todos, .. }) if todos.len() == 1)
+        );
+        let l = r#"{"type":"reasoning","summary":[{"type":"summary_text","text":"defer"}]}"#;
+        assert!(
+            matches!(decode(l), Decoded::Turn(Turn { role: Role::Assistant, ref text, .. }) if text.is_empty())
+        );
     }
 
     #[test]
