@@ -24,7 +24,9 @@
 //!   deferrals in twelve languages ([`deferral`]);
 //! - `handoff`: steps left to the user without a marker phrase, in the message
 //!   that ends an exchange, and steps offered "when ready" ([`handoff`]);
-//!   manual steps handed to the user mid-message ([`userstep`]);
+//!   manual steps handed to the user mid-message ([`userstep`]); a proposal
+//!   list closing the agent's last message that no user message answered
+//!   ([`proposal`]);
 //! - `summary`: the pending / next-step items of a compaction summary
 //!   ([`summary`]);
 //! - `agent-todo`: the agent's own todo list as it stands at the end, items
@@ -62,6 +64,7 @@ mod offer;
 mod plain;
 mod plan;
 mod pretty;
+mod proposal;
 mod ranked;
 pub mod read;
 mod runon;

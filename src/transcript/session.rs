@@ -5,7 +5,7 @@ use super::keywords::{self, Matcher};
 use super::todo::Todos;
 use super::{
     Candidate, Extraction, Goal, Origin, Role, Turn, confirm, deferral, done, handoff, offer, plan,
-    structure, summary, userstep, verbs,
+    proposal, structure, summary, userstep, verbs,
 };
 
 /// A message, hand-off or summary candidate a later turn may report done.
@@ -66,6 +66,11 @@ pub(super) struct Run<'m> {
     /// Work the latest assistant message offered in its closing question
     /// ([`offer::closing`]): a candidate only if the session ends unanswered.
     offers: Vec<(String, usize)>,
+    /// The proposal list that closed the latest assistant message holding one
+    /// ([`proposal::closing`]): candidates only if no user message follows
+    /// (later messages of the agent, a slash command or a skill run do not
+    /// answer it). `(text, keyword, line)`.
+    proposals: Vec<(String, String, usize)>,
     /// Since the latest compaction summary: whether the agent answered (it
     /// continues the summary's work), and whether a user request then followed.
     answered_since_summary: bool,
@@ -98,6 +103,7 @@ impl<'m> Run<'m> {
             final_hits: Vec::new(),
             final_msg: None,
             offers: Vec::new(),
+            proposals: Vec::new(),
             skip_echoes: false,
             answered_since_summary: false,
             recap: None,
@@ -167,7 +173,7 @@ impl<'m> Run<'m> {
                     .as_mut()
                     .is_some_and(|r| text.lines().any(|l| verbs::strike(r, l)));
         }
-        self.final_hits.retain(|(text, _, _)| {
+        let still_open = |text: &str| {
             let release = verbs::release_steps(text);
             let verb = summary::lead_verb(text);
             let parts = summary::parts(text);
@@ -177,7 +183,9 @@ impl<'m> Run<'m> {
                 release.as_deref(),
                 verb.as_deref(),
             ) && !confirmed(&confirm::step(text, verb.as_deref(), parts.len()))
-        });
+        };
+        self.final_hits.retain(|(text, _, _)| still_open(text));
+        self.proposals.retain(|(text, _, _)| still_open(text));
     }
 
     /// One turn, `line` being the file line of its record (JSONL) or of its
@@ -266,6 +274,13 @@ impl<'m> Run<'m> {
                 }
                 self.final_hits.clear();
                 self.offers.clear();
+                let proposed = proposal::closing(&turn.text, self.max_line);
+                if !proposed.is_empty() {
+                    self.proposals = proposed
+                        .into_iter()
+                        .map(|(t, o)| (t, "closing proposal".to_string(), at(o)))
+                        .collect();
+                }
                 self.final_msg = Some((std::mem::take(&mut turn.text), line, per_line));
             }
             Role::User => {
@@ -273,6 +288,7 @@ impl<'m> Run<'m> {
                 // the user answered its closing offer, if any.
                 self.flush_final();
                 self.offers.clear();
+                self.proposals.clear();
                 // "continue" after a usage limit asks for the same work: the
                 // user did not move on.
                 let carry_on = continuation(&turn.text);
@@ -337,6 +353,16 @@ impl<'m> Run<'m> {
 
     pub(super) fn finish(mut self) -> Extraction {
         self.flush_final();
+        // The session ended on the agent's proposal list: nobody answered it.
+        for (text, keyword, line) in std::mem::take(&mut self.proposals) {
+            let known =
+                self.out.candidates.iter().any(|c| {
+                    c.text.eq_ignore_ascii_case(&text) || summary::same_task(&c.text, &text)
+                });
+            if !known {
+                self.push(text, &keyword, Origin::Handoff, Role::Assistant, line);
+            }
+        }
         // The session ended on the agent's offer: nobody answered it. An
         // offer of work the message already left open is not repeated.
         for (text, line) in std::mem::take(&mut self.offers) {
