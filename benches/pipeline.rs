@@ -107,7 +107,7 @@ fn items(n: usize) -> Vec<Item> {
             norm: key(&t),
             private: None,
             text: t,
-            project,
+            project: project.map(Into::into),
             kind: SourceKind::JournalNext,
             loc: Location {
                 path: path.clone(),

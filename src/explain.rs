@@ -140,7 +140,7 @@ pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<
                     .and_then(|n| analysis.vault.signals.get(n))
                     .map(|s| ClosedBy {
                         text: s.text.clone(),
-                        project: s.project.clone(),
+                        project: s.project_owned(),
                         path: s.loc.path.clone(),
                         line: s.loc.line,
                         date: s.date,
@@ -162,7 +162,7 @@ pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<
     let key = rep.norm.as_str();
     let collected: Vec<Copy> = members.iter().map(|i| copy(i, key)).collect();
     let is_member = |i: &Item| members.iter().any(|m| m.loc == i.loc);
-    let compatible = |p: &Option<String>| match (p, &rep.project) {
+    let compatible = |p: &Option<std::sync::Arc<str>>| match (p, &rep.project) {
         (Some(a), Some(b)) => a == b,
         _ => true,
     };
@@ -228,7 +228,7 @@ pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<
         query: query.to_string(),
         id,
         text: rep.text.clone(),
-        project: rep.project.clone(),
+        project: rep.project_owned(),
         state,
         rank,
         threshold: t,

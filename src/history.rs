@@ -57,9 +57,9 @@ pub(crate) struct DoneEntry {
     pub project: Option<String>,
 }
 
-fn compatible(a: &Option<String>, b: &Option<String>) -> bool {
+fn compatible(a: &Option<String>, b: &Option<std::sync::Arc<str>>) -> bool {
     match (a, b) {
-        (Some(x), Some(y)) => x == y,
+        (Some(x), Some(y)) => x.as_str() == &**y,
         _ => true,
     }
 }
@@ -114,7 +114,7 @@ fn resolved_match(items: &[Item], query: &str, threshold: f64) -> Result<(String
             query: query.to_string(),
             why: "no item, open or resolved, has that text",
         }),
-        [one] => Ok((one.norm.clone(), one.project.clone().or(tag))),
+        [one] => Ok((one.norm.clone(), one.project_owned().or(tag))),
         _ if hits.iter().any(|i| i.norm == norm) => Ok((norm, tag)),
         many => Err(Error::AmbiguousItem {
             query: query.to_string(),
@@ -165,7 +165,7 @@ fn build(
             line: i.loc.line,
             kind: i.kind,
             text: i.text.clone(),
-            project: i.project.clone(),
+            project: i.project_owned(),
             state: if is_open(i) { "open" } else { "resolved" },
         })
         .collect();
@@ -204,7 +204,7 @@ fn build(
             date: s.date,
             path: s.loc.path.clone(),
             line: s.loc.line,
-            project: s.project.clone(),
+            project: s.project_owned(),
         })
         .collect();
     done_entries.sort_by(|a, b| {

@@ -126,7 +126,8 @@ pub struct Item {
     pub norm: String,
     /// Hash of the text's private spans, for the private-span guard.
     pub private: Option<u64>,
-    pub project: Option<String>,
+    /// Shared by the items and signals of a file that name the same project.
+    pub project: Option<Arc<str>>,
     pub kind: SourceKind,
     pub loc: Location,
     pub date: Option<Date>,
@@ -135,6 +136,18 @@ pub struct Item {
     /// Task metadata parsed off the text (`None` when there was none).
     pub meta: Option<Box<crate::task_meta::TaskMeta>>,
     pub status: ItemStatus,
+}
+
+impl Item {
+    /// The project, as text.
+    pub fn project(&self) -> Option<&str> {
+        self.project.as_deref()
+    }
+
+    /// The project as an owned string (for outputs that keep their own copy).
+    pub fn project_owned(&self) -> Option<String> {
+        self.project.as_deref().map(str::to_string)
+    }
 }
 
 /// A done item that can resolve open items (docs/FORMAT.md §5 step 2).
@@ -146,9 +159,21 @@ pub struct Signal {
     pub norm: String,
     /// Hash of the text's private spans, for the private-span guard.
     pub private: Option<u64>,
-    pub project: Option<String>,
+    pub project: Option<Arc<str>>,
     pub date: Option<Date>,
     pub loc: Location,
+}
+
+impl Signal {
+    /// The project, as text.
+    pub fn project(&self) -> Option<&str> {
+        self.project.as_deref()
+    }
+
+    /// The project as an owned string (for outputs that keep their own copy).
+    pub fn project_owned(&self) -> Option<String> {
+        self.project.as_deref().map(str::to_string)
+    }
 }
 
 /// A goal item from a journal Goal section.

@@ -13,6 +13,7 @@ use crate::parse::{
 };
 use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
+use std::sync::Arc;
 
 /// Everything one file contributes (serialisable: the cache keeps it per
 /// file, src/cache).
@@ -257,11 +258,9 @@ fn apply_rules(
     let (kind, date, path_project) = match &file.role {
         FileRole::Journal { date } => (SourceKind::JournalNext, Some(*date), None),
         FileRole::Inbox { date } => (SourceKind::Captured, *date, None),
-        FileRole::ProjectTodos { project } => {
-            (SourceKind::ProjectTodos, None, Some(project.clone()))
-        }
-        FileRole::Progress { project } => (SourceKind::Progress, None, Some(project.clone())),
-        FileRole::Active { project, .. } => (SourceKind::ActiveTodos, None, Some(project.clone())),
+        FileRole::ProjectTodos { project } => (SourceKind::ProjectTodos, None, Some(project)),
+        FileRole::Progress { project } => (SourceKind::Progress, None, Some(project)),
+        FileRole::Active { project, .. } => (SourceKind::ActiveTodos, None, Some(project)),
     };
     // A project todos.md / PROGRESS.md without a next section, and a journal
     // without any heading (an outline), are read whole.
@@ -281,6 +280,7 @@ fn apply_rules(
                 .any(|s| matches!(s, SessionProject::Project(p) if p == tag))
     };
     let (mut open_count, mut done_count) = (0, 0);
+    let mut shared = SharedProjects::default();
     for mut entry in doc.entries {
         // A leading `(Tag)` naming no known project stays in the text.
         // A leading `(A)` (one capital letter) naming no project is a
@@ -307,22 +307,23 @@ fn apply_rules(
                 std::mem::take(text)
             }
         };
+        let file_project = file_project.as_deref();
         let (project, untagged) = match (&tag, &path_project) {
-            (Some(tag), _) => (Some(tag.clone()), None),
-            (None, Some(p)) => (Some(p.clone()), None),
+            (Some(tag), _) => (Some(tag.as_str()), None),
+            (None, Some(p)) => (Some(p.as_str()), None),
             (None, None) => match entry.session.map(|i| &sessions[i]) {
-                Some(SessionProject::Project(p)) => (Some(p.clone()), None),
+                Some(SessionProject::Project(p)) => (Some(p.as_str()), None),
                 Some(SessionProject::Ambiguous) => {
-                    (file_project.clone(), Some(UntaggedReason::AmbiguousSession))
+                    (file_project, Some(UntaggedReason::AmbiguousSession))
                 }
-                Some(SessionProject::NoProject) => (
-                    file_project.clone(),
-                    Some(UntaggedReason::SessionWithoutProject),
-                ),
-                None => (file_project.clone(), Some(UntaggedReason::NoSession)),
+                Some(SessionProject::NoProject) => {
+                    (file_project, Some(UntaggedReason::SessionWithoutProject))
+                }
+                None => (file_project, Some(UntaggedReason::NoSession)),
             },
         };
         let untagged = if project.is_some() { None } else { untagged };
+        let project = project.map(|p| shared.get(p));
         let check = entry.check;
         let done = check.is_done();
         let loc = Location {
@@ -413,18 +414,34 @@ fn exact_key(text: &str) -> String {
     norm
 }
 
+/// One shared copy of each project name a file's items and signals carry
+/// (a file names few projects: a list search).
+#[derive(Default)]
+struct SharedProjects(Vec<Arc<str>>);
+
+impl SharedProjects {
+    fn get(&mut self, project: &str) -> Arc<str> {
+        if let Some(p) = self.0.iter().find(|p| &***p == project) {
+            return p.clone();
+        }
+        let p: Arc<str> = project.into();
+        self.0.push(p.clone());
+        p
+    }
+}
+
 fn journal_extras(
     role: Option<Role>,
     done: bool,
     text: &str,
-    project: &Option<String>,
+    project: &Option<Arc<str>>,
     date: Option<Date>,
     loc: Location,
     scan: &mut FileScan,
 ) {
     match role {
         Some(Role::Goal) => scan.goals.push(Goal {
-            project: project.clone(),
+            project: project.as_deref().map(str::to_string),
             text: text.to_string(),
             date,
             path: loc.path,
@@ -433,7 +450,7 @@ fn journal_extras(
         }),
         Some(Role::Skipped) => scan.skips.push(SkipRecord {
             text: text.to_string(),
-            project: project.clone(),
+            project: project.as_deref().map(str::to_string),
             date,
             loc,
         }),

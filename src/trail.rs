@@ -72,14 +72,14 @@ pub(crate) fn resolutions(merged: &Merged, signals: &[Signal]) -> Vec<Resolution
         .iter()
         .map(|r| ResolutionOut {
             text: r.item.text.clone(),
-            project: r.item.project.clone(),
+            project: r.item.project_owned(),
             kind: r.item.kind,
             path: r.item.loc.path.clone(),
             line: r.item.loc.line,
             date: r.item.date,
             closed_by: r.signal.and_then(|n| signals.get(n)).map(|s| ClosedBy {
                 text: s.text.clone(),
-                project: s.project.clone(),
+                project: s.project_owned(),
                 path: s.loc.path.clone(),
                 line: s.loc.line,
                 date: s.date,

@@ -25,7 +25,7 @@ pub(super) fn list(ctx: &Ctx, args: &ListArgs) -> Result<i32> {
             .merged
             .items
             .iter()
-            .any(|i| i.project.as_ref() == Some(p));
+            .any(|i| i.project() == Some(p.as_str()));
         if !known.contains(p) && !tagged {
             return Err(Error::UnknownProject {
                 project: p.clone(),

@@ -92,7 +92,7 @@ pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> V
                     if c.project.is_none() && item.project.is_some() {
                         let rep = &keys[rep_of[cid as usize]];
                         index.remove(None, rep, cid);
-                        c.project = item.project.clone();
+                        c.project = item.project_owned();
                         index.insert(c.project.as_deref(), rep, cid);
                     }
                 }
@@ -100,7 +100,7 @@ pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> V
                     let cid = clusters.len() as u32;
                     clusters.push(Cluster {
                         members: vec![i],
-                        project: item.project.clone(),
+                        project: item.project_owned(),
                         first_seen: item.date,
                         last_seen: item.date,
                     });
@@ -189,12 +189,12 @@ mod tests {
                         c.last_seen = Some(c.last_seen.map_or(d, |l| l.max(d)));
                     }
                     if c.project.is_none() {
-                        c.project = item.project.clone();
+                        c.project = item.project_owned();
                     }
                 }
                 None => clusters.push(Cluster {
                     members: vec![i],
-                    project: item.project.clone(),
+                    project: item.project_owned(),
                     first_seen: item.date,
                     last_seen: item.date,
                 }),
@@ -208,7 +208,7 @@ mod tests {
             text: norm.clone(),
             norm,
             private: None,
-            project: project.map(str::to_string),
+            project: project.map(Into::into),
             kind: SourceKind::ProjectTodos,
             loc: Location {
                 path: "projects/p/todos.md".into(),

@@ -12,7 +12,7 @@ pub(super) fn settle(items: Vec<Item>, threshold: f64) -> (Vec<Item>, Vec<Item>,
     if !items.iter().any(|i| i.status == ItemStatus::Forwarded) {
         return (items, Vec::new(), Vec::new());
     }
-    let live: Vec<(Key<'_>, &Option<String>)> = items
+    let live: Vec<(Key<'_>, &Option<std::sync::Arc<str>>)> = items
         .iter()
         .filter(|i| i.status != ItemStatus::Forwarded)
         .map(|i| (Key::with_private(&i.norm, i.private), &i.project))

@@ -152,10 +152,10 @@ pub(crate) fn compute(root: &std::path::Path, cfg: &Config, zombie_days: u32) ->
         }
     };
     for i in &all {
-        note(&i.project, i.date);
+        note(&i.project_owned(), i.date);
     }
     for s in &vault.signals {
-        note(&s.project, s.date);
+        note(&s.project_owned(), s.date);
     }
     for g in &vault.goals {
         note(&g.project, g.date);
@@ -342,7 +342,7 @@ impl Input<'_> {
             slot(&mut by, &t.project).created += 1;
         }
         for s in self.signals {
-            slot(&mut by, &s.project).done_entries += 1;
+            slot(&mut by, &s.project_owned()).done_entries += 1;
         }
         for (p, d) in self.activity {
             slot(&mut by, p).last_activity = Some(*d);

@@ -94,7 +94,7 @@ fn item() -> impl Strategy<Value = Item> {
             meta: None,
             status: Default::default(),
             text,
-            project,
+            project: project.map(Into::into),
             kind,
             loc: Location {
                 path: path.into(),
@@ -120,7 +120,7 @@ pub(crate) fn signal() -> impl Strategy<Value = Signal> {
             norm: key(&t),
             private: active_status::guards::private_mark(&t),
             text: t,
-            project,
+            project: project.map(Into::into),
             date,
             loc: Location {
                 path: path.into(),
@@ -134,7 +134,7 @@ pub(crate) fn threshold() -> impl Strategy<Value = f64> {
     prop_oneof![4 => Just(0.85), 1 => Just(0.6), 1 => Just(1.0)]
 }
 
-fn compatible(a: &Option<String>, b: &Option<String>) -> bool {
+fn compatible(a: Option<&str>, b: Option<&str>) -> bool {
     match (a, b) {
         (Some(a), Some(b)) => a == b,
         _ => true,
@@ -159,7 +159,7 @@ fn oracle_resolved(item: &Item, signals: &[Signal], t: f64) -> bool {
             _ => true,
         };
         in_time
-            && compatible(&s.project, &item.project)
+            && compatible(s.project(), item.project())
             && matches(&s.norm, s.private, &item.norm, item.private, t)
     })
 }
@@ -170,7 +170,7 @@ fn oracle_clusters(items: &[Item], t: f64) -> Vec<Cluster> {
     for (i, item) in items.iter().enumerate() {
         let found = clusters.iter().position(|c| {
             let rep = &items[c.members[0]];
-            compatible(&c.project, &item.project)
+            compatible(c.project.as_deref(), item.project())
                 && matches(&rep.norm, rep.private, &item.norm, item.private, t)
         });
         match found {
@@ -178,12 +178,12 @@ fn oracle_clusters(items: &[Item], t: f64) -> Vec<Cluster> {
                 let c = &mut clusters[ci];
                 c.members.push(i);
                 if c.project.is_none() {
-                    c.project = item.project.clone();
+                    c.project = item.project_owned();
                 }
             }
             None => clusters.push(Cluster {
                 members: vec![i],
-                project: item.project.clone(),
+                project: item.project_owned(),
                 first_seen: None,
                 last_seen: None,
             }),
@@ -265,7 +265,7 @@ proptest! {
             };
             let s = &signals[n];
             prop_assert!(input.contains(&r.item));
-            prop_assert!(compatible(&s.project, &r.item.project));
+            prop_assert!(compatible(s.project(), r.item.project()));
             prop_assert!(matches(&s.norm, s.private, &r.item.norm, r.item.private, t));
             prop_assert!(!matches!((s.date, r.item.date), (Some(sd), Some(id)) if id > sd));
         }
