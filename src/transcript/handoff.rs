@@ -15,6 +15,8 @@
 //!   before using") gives the clause;
 //! - work ranked for later in prose ("If you get one more hour, spend it
 //!   here.", "The rest, in rough order of value:") — see [`super::ranked`];
+//! - the findings of a code review ("Critical: … Concrete fix: …") — see
+//!   [`super::review`];
 //! - the list that closes it (at most two lines after it) when a lead-in (a
 //!   line ending in `:`, a heading or a bold line) turned to the user or what
 //!   comes next introduces it and every item starts with an imperative verb or
@@ -179,6 +181,11 @@ pub(crate) fn final_answer(
     for (t, offset) in super::ranked::ranked(text, max_line) {
         if seen.insert(t.clone()) {
             out.push((t, "ranked for later".to_string(), offset));
+        }
+    }
+    for (t, offset) in super::review::findings(text, max_line) {
+        if seen.insert(t.clone()) {
+            out.push((t, "review finding".to_string(), offset));
         }
     }
     let mut listed: std::collections::HashSet<usize> = out.iter().map(|(_, _, o)| *o).collect();

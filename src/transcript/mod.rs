@@ -67,6 +67,7 @@ mod pretty;
 mod proposal;
 mod ranked;
 pub mod read;
+mod review;
 mod runon;
 mod session;
 mod steps;

@@ -1,0 +1,195 @@
+//! Review findings: a code review the agent hands back as paragraphs (or list
+//! items) that each open with a severity label — "Critical: the cancel can
+//! race the accept.", "**High**: …", "[P1] …", "Minor UX copy issue: …" —
+//! often followed by a "Concrete fix:" / "Fix:" sentence. Each open finding is
+//! work left to do: the candidate is the label and the finding's first
+//! sentence, with the first sentence of its fix after " — fix: ".
+//!
+//! Read only in a message that ends an exchange, and only when it is a review:
+//! two findings or more, or one under a heading or lead-in naming findings
+//! (`Findings`, `Review`, `Issues`, …). A finding that reports itself settled
+//! ("fixed", "resolved", "none", "no issues") is none; fenced code and table
+//! rows are never read.
+
+use super::keywords::{Fence, list_item_body};
+use super::structure::{is_table_row, sentences};
+
+/// Severity labels (lowercase), in the languages of the phrase lists.
+#[rustfmt::skip]
+const SEVERITY: &[&str] = &[
+    "critical", "blocker", "blocking", "high", "major", "severe", "serious", "medium", "moderate",
+    "low", "minor", "nit", "nitpick", "p0", "p1", "p2", "p3",
+    "kritisch", "hoch", "mittel", "niedrig", "gering", "schwer",
+    "crítico", "crítica", "grave", "alta", "alto", "media", "medio", "baja", "bajo", "menor",
+    "critique", "bloquant", "majeur", "mineur", "élevé", "moyen", "faible",
+    "критично", "критическая", "критический", "высокий", "средний", "низкий",
+];
+
+/// Words that, in a finding's first sentence, report it settled.
+#[rustfmt::skip]
+const SETTLED: &[&str] = &[
+    "fixed", "resolved", "addressed", "none", "no issues", "nothing", "n/a", "looks good",
+    "lgtm", "done", "✅",
+];
+
+/// Words of a heading or lead-in that announces findings.
+#[rustfmt::skip]
+const REVIEW_HEADINGS: &[&str] = &[
+    "finding", "review", "issues", "problems", "concerns", "befund", "probleme", "hallazgo",
+    "problemas", "problèmes", "замечани", "проблем",
+];
+
+/// Fix sentence openings (lowercase).
+const FIX: &[&str] = &[
+    "concrete fix:",
+    "fix:",
+    "suggested fix:",
+    "proposed fix:",
+    "recommendation:",
+    "recommended fix:",
+];
+
+/// The severity label opening `body` (after emphasis): `Critical:`,
+/// `**High**:`, `Minor UX copy issue:` (the label and up to three words before
+/// the colon), `[P1]`; returns the label and the rest.
+fn label(body: &str) -> Option<(String, &str)> {
+    let s = body.trim_start_matches(['*', '_', ' ']);
+    if let Some(rest) = s.strip_prefix('[') {
+        let (tag, after) = rest.split_once(']')?;
+        let lower = super::lower::lower(tag.trim());
+        return SEVERITY.contains(&lower.as_str()).then(|| {
+            (
+                tag.trim().to_string(),
+                after.trim_start_matches([':', ' ', '*', '_', '-', '—']),
+            )
+        });
+    }
+    let (head, rest) = s.split_once(':')?;
+    let head = head.trim_end_matches(['*', '_', ' ']);
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let first = super::lower::lower(words.first()?.trim_matches(['*', '_']));
+    if words.len() > 4 || !SEVERITY.contains(&first.as_str()) {
+        return None;
+    }
+    Some((
+        head.replace(['*', '_'], ""),
+        rest.trim_start_matches(['*', '_', ' ']),
+    ))
+}
+
+/// Whether a heading or lead-in line announces findings.
+fn announces(line: &str) -> bool {
+    let t = line.trim();
+    let heading = t.starts_with('#')
+        || (t.starts_with("**") && t.ends_with("**"))
+        || t.trim_end_matches(['*', '_']).ends_with(':');
+    let lower = super::lower::lower(t);
+    heading && REVIEW_HEADINGS.iter().any(|w| lower.contains(w))
+}
+
+/// The findings of a review message: `(text, 0-based line)`.
+pub(crate) fn findings(text: &str, max_line: usize) -> Vec<(String, usize)> {
+    let mut fence = Fence::default();
+    let mut found: Vec<(String, usize)> = Vec::new();
+    let mut announced = false;
+    // The finding whose fix sentence may still come: its index in `found`.
+    let mut current: Option<usize> = None;
+    let mut fixed = false;
+    for (offset, line) in text.lines().enumerate() {
+        if fence.is_code(line) || is_table_row(line) {
+            continue;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let body = list_item_body(line).unwrap_or(line.trim_start());
+        if let Some((label, rest)) = label(body) {
+            current = None;
+            fixed = false;
+            let Some(first) = sentences(rest).into_iter().next() else {
+                continue;
+            };
+            let lower = super::lower::lower(first);
+            let settled = SETTLED.iter().any(|w| {
+                lower.match_indices(w).any(|(i, _)| {
+                    lower[..i]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|c| !c.is_alphanumeric())
+                })
+            });
+            let first = first.trim().trim_end_matches(['.', ' ']);
+            if settled || first.split_whitespace().count() < 3 || first.chars().count() > max_line {
+                continue;
+            }
+            current = Some(found.len());
+            found.push((format!("{label}: {first}"), offset));
+            continue;
+        }
+        if announces(line) {
+            announced = true;
+            current = None;
+            continue;
+        }
+        if let Some(i) = current.filter(|_| !fixed) {
+            for s in sentences(line.trim()) {
+                let lower = super::lower::lower(s);
+                if let Some(f) = FIX.iter().find(|f| lower.starts_with(*f)) {
+                    let fix = s[f.len()..].trim().trim_end_matches(['.', ' ']);
+                    if !fix.is_empty() && fix.chars().count() <= max_line {
+                        let t = format!("{} — fix: {fix}", found[i].0);
+                        found[i].0 = t.chars().take(300).collect();
+                    }
+                    fixed = true;
+                    break;
+                }
+            }
+        }
+    }
+    if found.len() >= 2 || (announced && !found.is_empty()) {
+        found
+    } else {
+        Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(t: &str) -> Vec<String> {
+        findings(t, 400).into_iter().map(|(t, _)| t).collect()
+    }
+
+    #[test]
+    fn severity_paragraphs_with_fixes() {
+        let t = "**Findings**\n\nCritical: a cancel can race the accept.  \nThe read happens outside the lock.  \nConcrete fix: lock the row first. Then re-check.\n\nMinor UX copy issue: the heading is wrong for demoted admins.\nConcrete fix: say they are no longer eligible.\n\n**Overall**\n\nMostly fine.";
+        assert_eq!(
+            texts(t),
+            [
+                "Critical: a cancel can race the accept — fix: lock the row first",
+                "Minor UX copy issue: the heading is wrong for demoted admins — fix: say they are no longer eligible"
+            ]
+        );
+        let t = "Review:\n- [P1] Token refresh drops the retry header — src/auth.ts:40";
+        assert_eq!(
+            texts(t),
+            ["P1: Token refresh drops the retry header — src/auth.ts:40"]
+        );
+    }
+
+    #[test]
+    fn not_findings() {
+        // One label, no review heading.
+        assert!(texts("High: the build takes too long on CI.").is_empty());
+        // Settled or empty findings.
+        assert!(
+            texts("## Review\n\nCritical: none found.\n\nHigh: fixed the race in the worker.")
+                .is_empty()
+        );
+        // Labels not followed by a finding sentence.
+        assert!(texts("High: 35 C\nLow: 20 C").is_empty());
+        // Inside code.
+        assert!(texts("```\nCritical: a b c d\nHigh: a b c d\n```").is_empty());
+    }
+}
