@@ -10,7 +10,8 @@
 //!   X", "Remember to X", "Don't forget to X") gives `X`;
 //! - a sentence that says something is still open ([`OPEN`]: "X remains
 //!   pending", "X is not yet deployed"; "X has not been run", before an action
-//!   of [`PENDING_ACTIONS`]) gives the sentence;
+//!   of [`PENDING_ACTIONS`]; "X, pending your review": [`awaits_user`])
+//!   gives the sentence;
 //! - a clause that asks for a step before use ([`BEFORE`]: "replace the key
 //!   before using") gives the clause;
 //! - work ranked for later in prose ("If you get one more hour, spend it
@@ -105,6 +106,35 @@ fn still_open(lower: &str) -> Option<&'static str> {
         })
     });
     but.then_some("but not")
+}
+
+/// `pending your <step>` and its forms (`awaiting your review`, `waiting on
+/// your sign-off`): the state waits on a step of the user ("Ready for
+/// submission pending your read-through of the changes"); not when it waits
+/// for a reply in the chat (`awaiting your answer`).
+fn awaits_user(lower: &str) -> Option<&'static str> {
+    const FORMS: &[&str] = &[
+        "pending your ",
+        "awaiting your ",
+        "waiting on your ",
+        "waiting for your ",
+    ];
+    const CHAT: &[&str] = &[
+        "reply", "answer", "response", "input", "thoughts", "message", "call",
+    ];
+    FORMS.iter().copied().find(|f| {
+        lower.match_indices(*f).any(|(i, _)| {
+            let next = lower[i + f.len()..]
+                .split(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap_or("");
+            let word_start = lower[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric());
+            word_start && !next.is_empty() && !CHAT.contains(&next)
+        })
+    })
 }
 
 /// A step to take before use.
@@ -216,6 +246,7 @@ pub(crate) fn final_answer(
             .find(|o| lower.contains(*o))
             .or_else(|| not_been(&lower))
             .or_else(|| still_open(&lower))
+            .or_else(|| awaits_user(&lower))
         {
             out.extend(one(b, o.trim(), offset));
         } else if let Some(task) = named_task(b, &lower) {
@@ -349,6 +380,21 @@ mod tests {
         assert!(fin("Remaining tests pass. The build is green.").is_empty());
         let t = "Draft saved.\n\nBefore submitting, fill in:\n- Demo URL\n- Team size";
         assert_eq!(fin(t), ["Demo URL", "Team size"]);
+    }
+
+    #[test]
+    fn states_that_wait_on_the_user() {
+        let t = "All findings addressed in 7e3da22. Ready for submission pending your read-through of the changes.";
+        assert_eq!(
+            fin(t),
+            ["Ready for submission pending your read-through of the changes"]
+        );
+        assert_eq!(
+            fin("The release is staged, awaiting your sign-off."),
+            ["The release is staged, awaiting your sign-off"]
+        );
+        assert!(fin("Drafted three options, awaiting your answer.").is_empty());
+        assert!(fin("The spending your budget allows is fine.").is_empty());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! that holds one of the verb's object words (for "add your" and the like, a
 //! place outside the chat such as `.env` or the dashboard), at an imperative position: the start of a
 //! sentence or clause (after `, `, `; `, `: `, ` — `, `then`, `and`, `just`,
-//! `please`, `first`) or after "you need to" / "you'll need to" / "you'll
+//! `please`, `first`, `the easiest fix is to`) or after "you need to" / "you'll need to" / "you'll
 //! have to" / "you must" / "make sure to" / "remember to". Questions, conditions ("If …", "When …") and what
 //! the agent does itself ("I'll grant …") are no steps. The candidate is the
 //! clause from the verb to the next `;`, `, then`, ` — `, ` so `, ` and <step
@@ -14,6 +14,7 @@
 //! A later user report settles it like any step ([`super::confirm`]).
 
 use super::handoff::{body, prose};
+use super::keywords::list_item_body;
 use super::markers::tidy;
 
 /// Places outside the conversation a key or a setting goes to: "add your X"
@@ -54,6 +55,10 @@ const STEPS: &[(&str, &[&str])] = &[
     ("log in.", &[]),
     ("fund ", &["wallet", "account", "address", "balance"]),
     ("top up ", &["wallet", "account", "balance"]),
+    ("restart ", &["dashboard", "console", "portal", "control panel"]),
+    ("redeploy ", &["dashboard", "console", "portal", "control panel"]),
+    ("rotate ", &["dashboard", "console", "portal", "control panel"]),
+    ("revoke ", &["dashboard", "console", "portal", "control panel"]),
     ("get ", &["faucet", "airdrop"]),
     ("request ", &["faucet", "airdrop"]),
 ];
@@ -89,6 +94,11 @@ const BEFORE: &[&str] = &[
     "be sure to",
     "remember to",
     "don't forget to",
+    // "the easiest fix is to restart the service from the dashboard"
+    "fix is to",
+    "way is to",
+    "option is to",
+    "step is to",
 ];
 
 /// Where the clause of a step ends.
@@ -135,6 +145,21 @@ fn imperative_position(prefix: &str) -> bool {
     })
 }
 
+/// Whether the clause before a step verb has the agent as its subject ("I'll
+/// grant …", "We enable …"); a clause after `, so ` / `; ` / ` — ` starts
+/// afresh ("I have no shell there, so the easiest fix is to restart …").
+fn agents_own(prefix: &str) -> bool {
+    let from = [", so ", "; ", ", and ", " — ", ": ", ", but "]
+        .iter()
+        .filter_map(|sep| prefix.rfind(sep).map(|i| i + sep.len()))
+        .max()
+        .unwrap_or(0);
+    let clause = prefix[from..].trim_start_matches(['*', '_', ' ']);
+    ["i ", "i'll ", "i'd ", "i've ", "we ", "we'll "]
+        .iter()
+        .any(|w| clause.starts_with(w))
+}
+
 /// Manual steps in one assistant message: `(text, keyword, 0-based line)`.
 pub(crate) fn steps(text: &str, max_line: usize) -> Vec<(String, String, usize)> {
     if !VERBS.is_match(text) {
@@ -142,11 +167,18 @@ pub(crate) fn steps(text: &str, max_line: usize) -> Vec<(String, String, usize)>
     }
     let mut ignored = 0;
     let mut out: Vec<(String, String, usize)> = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
+        // A list item is a step of a list (how to test, how to use), read by
+        // the list rules; a step without object words ("Sign in") counts only
+        // in prose.
+        let listed = lines
+            .get(offset)
+            .is_some_and(|l| list_item_body(l.trim_start()).is_some());
         let b = body(&sentence);
         let lower = super::lower::lower(b);
         if lower.trim_end().ends_with('?')
-            || ["if ", "when ", "whenever ", "once ", "i ", "i'll ", "we "]
+            || ["if ", "when ", "whenever ", "once "]
                 .iter()
                 .any(|w| lower.starts_with(w))
         {
@@ -158,7 +190,7 @@ pub(crate) fn steps(text: &str, max_line: usize) -> Vec<(String, String, usize)>
                     .chars()
                     .next_back()
                     .is_none_or(|c| !c.is_alphanumeric());
-                if !starts_word || !imperative_position(&b[..at]) {
+                if !starts_word || !imperative_position(&b[..at]) || agents_own(&lower[..at]) {
                     continue;
                 }
                 let rest = &b[at..];
@@ -168,8 +200,20 @@ pub(crate) fn steps(text: &str, max_line: usize) -> Vec<(String, String, usize)>
                 if !objects.is_empty() && !objects.iter().any(|o| lower.contains(o)) {
                     continue;
                 }
-                let t = tidy(clause);
-                if t.split_whitespace().count() >= 2 && !out.iter().any(|(x, _, _)| *x == t) {
+                if objects.is_empty() && listed {
+                    continue;
+                }
+                // A clause that opens inside a bold span keeps no half of it.
+                let unbalanced = clause.matches("**").count() % 2 == 1;
+                let t = tidy(&if unbalanced {
+                    clause.replace("**", "")
+                } else {
+                    clause.to_string()
+                });
+                // "Fund it", "Sign in": a verb with a pronoun or nothing
+                // names no step.
+                let words = t.split_whitespace().count();
+                if words >= 3 && !out.iter().any(|(x, _, _)| *x == t) {
                     out.push((t, "step for the user".to_string(), offset));
                 }
             }
@@ -213,16 +257,28 @@ mod tests {
             texts("Launch it, then grant the Accessibility permission so the tap receives keys."),
             ["Grant the Accessibility permission"]
         );
+        assert_eq!(
+            texts(
+                "The host is out of reach, so the easiest fix is to **restart the service from the \
+                 Render dashboard** (Manual Deploy) — that reseeds the database."
+            ),
+            ["Restart the service from the Render dashboard (Manual Deploy)"]
+        );
     }
 
     #[test]
     fn not_steps() {
         assert!(texts("I'll grant the service account access in the console.").is_empty());
+        assert!(texts("Next, we enable the flag in the dashboard.").is_empty());
         assert!(texts("Did you grant the permission?").is_empty());
         assert!(texts("If it fails, grant the permission in Settings.").is_empty());
         assert!(texts("The app asks to grant camera access.").is_empty());
         assert!(texts("Enable the `serde` feature in Cargo.toml.").is_empty());
         assert!(texts("The sign in page loads.").is_empty());
+        // Steps of a test script, and a verb naming nothing.
+        assert!(texts("How to test:\n1. Sign in with a magic link.\n2. Open the page.").is_empty());
+        assert!(texts("Copy the account address, then fund it.").is_empty());
+        assert!(texts("The restart happens in the dashboard.").is_empty());
         assert!(texts("```\nthen grant the permission in settings\n```").is_empty());
     }
 }
