@@ -3,8 +3,13 @@
 //! number) whose representative it matches and whose project it may join,
 //! or starts a new one.
 //!
-//! Candidates are found in parallel, a batch of items at a time, and the
-//! batch is then decided in order, so the result never depends on threads:
+//! Only distinct texts are clustered: an item with the same (matching key,
+//! private mark, project) as an earlier one joins the earlier one's cluster
+//! and changes nothing else (see `distinct`).
+//!
+//! Candidates are found a batch of items at a time (in parallel when the
+//! batch holds more than one), and the batch is then decided in order, so
+//! the result never depends on threads:
 //! - against the clusters that exist when the batch starts (found with the
 //!   similarity index, see `older_candidates`): inside a batch a cluster's
 //!   project only goes from none to one, so what an item may join only
@@ -19,13 +24,15 @@
 use super::{Cluster, Key, SimIndex, similar};
 use crate::item::Item;
 use rayon::prelude::*;
+use rustc_hash::FxHashMap as HashMap;
 
-/// Items decided per parallel step: the earlier items of the batch are
-/// compared pairwise, so the batch stays small. One, measured on a quiet
-/// 2-core machine (docs/PERFORMANCE.md, "Clustering batch size"): batches
-/// of 64 made clustering 100k items 466 ms against 354 ms, because each
-/// batch's fork and join cost more than the second core saved. The batched
-/// path stays (property-tested for every size) for machines with more cores.
+/// Items decided per step: the earlier items of the batch are compared
+/// pairwise, so the batch stays small. One, measured on a quiet 2-core
+/// machine (docs/PERFORMANCE.md, "Clustering batch size"): batches of 64
+/// made clustering 100k items 466 ms against 354 ms, because each batch's
+/// fork and join cost more than the second core saved. A batch of one runs
+/// on the calling thread; the batched path stays (property-tested for
+/// every size) for machines with more cores.
 const BATCH: usize = 1;
 
 /// Step 3: greedy clustering of items already in rank order.
@@ -38,42 +45,108 @@ fn visible(cluster: Option<&str>, item: Option<&str>) -> bool {
     item.is_none() || cluster.is_none() || cluster == item
 }
 
+/// The first item of each distinct (matching key, private mark, project),
+/// in item order, and for every item the number of its text in that list.
+///
+/// Clustering the first items alone gives every item its cluster: a later
+/// item `y` with the text of an earlier `x` joins `x`'s cluster. The
+/// clusters before that one did not take `x`: each either did not match
+/// it (and matches `y` no more: same key and mark, and a representative
+/// never changes) or was closed to its project (and stays closed: a
+/// cluster's project only goes from none to one). That cluster itself
+/// matches `y` as it matched `x` (a key always matches itself) and is
+/// still open to `y`: `x` joined or started it, so its project is none,
+/// or `x`'s which is `y`'s, or `x` had none and neither has `y`. And `y`
+/// changes nothing: its project is already the cluster's or none.
+fn distinct(items: &[Item]) -> (Vec<usize>, Vec<u32>) {
+    let mut seen: HashMap<(&str, Option<u64>, Option<&str>), u32> = HashMap::default();
+    let mut firsts = Vec::new();
+    let of = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let text = (item.norm.as_str(), item.private, item.project.as_deref());
+            *seen.entry(text).or_insert_with(|| {
+                firsts.push(i);
+                firsts.len() as u32 - 1
+            })
+        })
+        .collect();
+    (firsts, of)
+}
+
 pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> Vec<Cluster> {
+    let (firsts, of) = distinct(items);
+    let firsts: Vec<&Item> = firsts.into_iter().map(|i| &items[i]).collect();
+    let assigned = assign(&firsts, threshold, batch);
+    let mut clusters: Vec<Cluster> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let cid = assigned[of[i] as usize] as usize;
+        if cid == clusters.len() {
+            // Clusters are numbered in the order their first item comes.
+            clusters.push(Cluster {
+                members: vec![i],
+                project: item.project_owned(),
+                first_seen: item.date,
+                last_seen: item.date,
+            });
+            continue;
+        }
+        let c = &mut clusters[cid];
+        c.members.push(i);
+        if let Some(d) = item.date {
+            c.first_seen = Some(c.first_seen.map_or(d, |f| f.min(d)));
+            c.last_seen = Some(c.last_seen.map_or(d, |l| l.max(d)));
+        }
+        if c.project.is_none() && item.project.is_some() {
+            c.project = item.project_owned();
+        }
+    }
+    clusters
+}
+
+/// The cluster number of each item (distinct texts, in rank order): the
+/// greedy definition, decided a batch at a time.
+fn assign(items: &[&Item], threshold: f64, batch: usize) -> Vec<u32> {
     let keys: Vec<Key<'_>> = items
         .iter()
         .map(|i| Key::with_private(&i.norm, i.private))
         .collect();
-    let mut clusters: Vec<Cluster> = Vec::new();
+    // Per cluster: its project and its representative (first item).
+    let mut projects: Vec<Option<&str>> = Vec::new();
     let mut rep_of: Vec<usize> = Vec::new();
+    let mut assigned: Vec<u32> = Vec::with_capacity(items.len());
     // The cluster an item started, if it did.
     let mut started: Vec<Option<u32>> = vec![None; items.len()];
     let mut index = SimIndex::default();
     let mut from = 0;
     while from < items.len() {
         let to = (from + batch.max(1)).min(items.len());
-        let found: Vec<(Vec<u32>, Vec<usize>)> = (from..to)
-            .into_par_iter()
-            .map(|i| {
-                let (q, project) = (&keys[i], items[i].project.as_deref());
-                let older = older_candidates(&index, &keys, &rep_of, q, project, threshold);
-                let (lo, hi) = super::index::window(q.len, threshold);
-                // Cheap conditions only: `similar` runs at decision time, on
-                // the few that started a cluster.
-                let earlier: Vec<usize> = (from..i)
-                    .filter(|&j| {
-                        let k = &keys[j];
-                        k.class == q.class
-                            && (lo..=hi).contains(&k.len)
-                            && visible(items[j].project.as_deref(), project)
-                    })
-                    .collect();
-                (older, earlier)
-            })
-            .collect();
+        let find = |i: usize| {
+            let (q, project) = (&keys[i], items[i].project.as_deref());
+            let older = older_candidates(&index, &keys, &rep_of, q, project, threshold);
+            let (lo, hi) = super::index::window(q.len, threshold);
+            // Cheap conditions only: `similar` runs at decision time, on
+            // the few that started a cluster.
+            let earlier: Vec<usize> = (from..i)
+                .filter(|&j| {
+                    let k = &keys[j];
+                    k.class == q.class
+                        && (lo..=hi).contains(&k.len)
+                        && visible(items[j].project.as_deref(), project)
+                })
+                .collect();
+            (older, earlier)
+        };
+        // One item: no fork and join (each costs more than its search).
+        let found: Vec<(Vec<u32>, Vec<usize>)> = if to - from == 1 {
+            vec![find(from)]
+        } else {
+            (from..to).into_par_iter().map(find).collect()
+        };
         for (i, (older, earlier)) in (from..to).zip(found) {
-            let item = &items[i];
-            let project = item.project.as_deref();
-            let open = |cid: u32| visible(clusters[cid as usize].project.as_deref(), project);
+            let project = items[i].project.as_deref();
+            let open = |cid: u32| visible(projects[cid as usize], project);
             let best = older.iter().copied().find(|&cid| open(cid)).or_else(|| {
                 earlier.iter().find_map(|&j| {
                     started[j].filter(|&cid| {
@@ -83,27 +156,19 @@ pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> V
             });
             match best {
                 Some(cid) => {
-                    let c = &mut clusters[cid as usize];
-                    c.members.push(i);
-                    if let Some(d) = item.date {
-                        c.first_seen = Some(c.first_seen.map_or(d, |f| f.min(d)));
-                        c.last_seen = Some(c.last_seen.map_or(d, |l| l.max(d)));
-                    }
-                    if c.project.is_none() && item.project.is_some() {
+                    assigned.push(cid);
+                    let c = &mut projects[cid as usize];
+                    if c.is_none() && project.is_some() {
                         let rep = &keys[rep_of[cid as usize]];
                         index.remove(None, rep, cid);
-                        c.project = item.project_owned();
-                        index.insert(c.project.as_deref(), rep, cid);
+                        *c = project;
+                        index.insert(project, rep, cid);
                     }
                 }
                 None => {
-                    let cid = clusters.len() as u32;
-                    clusters.push(Cluster {
-                        members: vec![i],
-                        project: item.project_owned(),
-                        first_seen: item.date,
-                        last_seen: item.date,
-                    });
+                    let cid = projects.len() as u32;
+                    assigned.push(cid);
+                    projects.push(project);
                     rep_of.push(i);
                     started[i] = Some(cid);
                     index.insert(project, &keys[i], cid);
@@ -112,7 +177,7 @@ pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> V
         }
         from = to;
     }
-    clusters
+    assigned
 }
 
 /// The clusters existing at the start of a batch that the query may join,
@@ -231,17 +296,24 @@ mod tests {
                     "(fix|add|fixes|ad) (lock|log|lock timeout|x1|x2|v0.1.0|a.rs) ?(now|later|)",
                     proptest::option::of(0..3usize),
                     proptest::option::of(1i8..28),
+                    // Mostly none: a mark keeps equal keys apart.
+                    proptest::sample::select(vec![None, None, None, Some(1u64), Some(2)]),
                 ),
                 0..40,
             ),
             t in 0.6f64..0.95,
             batch in 1usize..9,
         ) {
+            // Repeated texts (the pattern has few) take the shortcut of
+            // `distinct`; the definition clusters every item.
             let projects = ["a", "b", "c"];
             let items: Vec<Item> = texts
                 .into_iter()
                 .enumerate()
-                .map(|(n, (text, p, day))| item(n, crate::normalize::key(&text), p.map(|p| projects[p]), day))
+                .map(|(n, (text, p, day, private))| Item {
+                    private,
+                    ..item(n, crate::normalize::key(&text), p.map(|p| projects[p]), day)
+                })
                 .collect();
             let expect = brute_force(&items, t);
             prop_assert_eq!(&cluster_batched(&items, t, batch), &expect);

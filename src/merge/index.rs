@@ -117,6 +117,48 @@ impl SimIndex {
         bucket(self.all.entry(key.class).or_default(), key.len).insert(id, key.bigrams);
     }
 
+    /// The index of `entries` numbered by position (ids `0..`): the same
+    /// as inserting them one by one in that order, with the per-project
+    /// groups and the all-projects group filled side by side.
+    pub fn build<'k>(entries: impl Iterator<Item = (Option<&'k str>, &'k Key<'k>, u32)>) -> Self {
+        let mut projects: HashMap<String, u32> = HashMap::default();
+        let rows: Vec<(u32, &Key<'_>, u32)> = entries
+            .map(|(project, key, id)| {
+                let p = project.map_or(0, |p| match projects.get(p) {
+                    Some(&n) => n,
+                    None => {
+                        let n = projects.len() as u32 + 1;
+                        projects.insert(p.to_string(), n);
+                        n
+                    }
+                });
+                (p, key, id)
+            })
+            .collect();
+        let (groups, all) = rayon::join(
+            || {
+                let mut groups: HashMap<(u32, u64), Buckets> = HashMap::default();
+                for &(p, key, id) in &rows {
+                    let group = groups.entry((p, key.class)).or_default();
+                    bucket(group, key.len).insert(id, key.bigrams);
+                }
+                groups
+            },
+            || {
+                let mut all: HashMap<u64, Buckets> = HashMap::default();
+                for &(_, key, id) in &rows {
+                    bucket(all.entry(key.class).or_default(), key.len).insert(id, key.bigrams);
+                }
+                all
+            },
+        );
+        SimIndex {
+            projects,
+            groups,
+            all,
+        }
+    }
+
     /// Moves nothing out of the all-projects group: `remove` followed by
     /// `insert` changes an entry's project group only.
     pub fn remove(&mut self, project: Option<&str>, key: &Key<'_>, id: u32) {
@@ -214,5 +256,28 @@ mod tests {
         idx.remove(Some("a"), &ten, 0);
         assert_eq!(ids(&idx, Some("a"), "abcdefghij"), vec![2]);
         assert_eq!(ids(&idx, None, "zzzzzzzzzz"), Vec::<u32>::new());
+    }
+
+    proptest::proptest! {
+        /// Building at once equals inserting one by one, for every query.
+        #[test]
+        fn build_equals_inserts(
+            rows in proptest::collection::vec(("(ab|abc|abd|x1|x2|bca) ?(cd|dc|)", proptest::option::of(0..3usize)), 0..30),
+            queries in proptest::collection::vec(("(ab|abc|abd|x1|x2|bca) ?(cd|dc|)", proptest::option::of(0..3usize)), 1..5),
+        ) {
+            let projects = ["a", "b", "c"];
+            let keys: Vec<Key<'_>> = rows.iter().map(|(t, _)| Key::new(t)).collect();
+            let project = |p: &Option<usize>| p.map(|p| projects[p]);
+            let mut one_by_one = SimIndex::default();
+            for (id, ((_, p), k)) in rows.iter().zip(&keys).enumerate() {
+                one_by_one.insert(project(p), k, id as u32);
+            }
+            let built = SimIndex::build(
+                rows.iter().zip(&keys).enumerate().map(|(id, ((_, p), k))| (project(p), k, id as u32)),
+            );
+            for (text, p) in &queries {
+                proptest::prop_assert_eq!(ids(&built, project(p), text), ids(&one_by_one, project(p), text));
+            }
+        }
     }
 }

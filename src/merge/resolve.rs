@@ -95,7 +95,7 @@ pub fn resolve_with(
     let (entries, lists): (Vec<(TextKey<'_>, Matches)>, Vec<Vec<usize>>) = {
         let mut all: Vec<(TextKey<'_>, (Matches, Vec<usize>))> = distinct.into_iter().collect();
         // Keys are distinct, so the order is total (an unstable sort is exact).
-        all.sort_unstable_by(|a, b| {
+        all.par_sort_unstable_by(|a, b| {
             (!a.1.0.undated, std::cmp::Reverse(a.1.0.latest), a.0).cmp(&(
                 !b.1.0.undated,
                 std::cmp::Reverse(b.1.0.latest),
@@ -105,7 +105,7 @@ pub fn resolve_with(
         all.into_iter().map(|(k, (m, l))| ((k, m), l)).unzip()
     };
     let keys: Vec<Key<'_>> = entries
-        .iter()
+        .par_iter()
         .map(|((n, _, private), _)| Key::with_private(n, *private))
         .collect();
     // Each distinct (text, project) with the earliest date of its items: no
@@ -141,16 +141,20 @@ pub fn resolve_with(
         .as_deref()
         .filter(|m| m.queries() > 0)
         .map(|m| Reuse::new(m, &entry_ids));
-    let mut index = SimIndex::default();
+    let numbered = || {
+        entries
+            .iter()
+            .zip(&keys)
+            .enumerate()
+            .map(|(id, (((_, p, _), _), k))| (*p, k, id as u32))
+    };
+    let index = SimIndex::build(numbered());
     // The entries the memo never compared against: known item texts are
     // compared with these only.
-    let mut fresh = SimIndex::default();
-    for (id, (((_, p, _), _), k)) in entries.iter().zip(&keys).enumerate() {
-        index.insert(*p, k, id as u32);
-        if reuse.as_ref().is_some_and(|r| !r.known[id]) {
-            fresh.insert(*p, k, id as u32);
-        }
-    }
+    let fresh = match &reuse {
+        Some(r) => SimIndex::build(numbered().filter(|&(_, _, id)| !r.known[id as usize])),
+        None => SimIndex::default(),
+    };
     // Every matching entry of each distinct item text not older than its
     // earliest item (the others can resolve none of them), most similar first.
     let found: Vec<Vec<(u32, f64)>> = queries
