@@ -125,6 +125,24 @@ fn first_form(lower: &str, user: bool) -> Option<usize> {
         .min()
 }
 
+/// Whether a task's text puts it off ("Eventually reconnect to a 2.4 GHz
+/// network", "Add caching later"): any form of [`FORMS`], strong or weak, or
+/// an English word for some later time.
+pub(crate) fn puts_off(text: &str) -> bool {
+    let lower = super::lower::lower(text);
+    first_form(&lower, true).is_some()
+        || [
+            "eventually",
+            "in the future",
+            "someday",
+            "long-term",
+            "long term",
+            "at some point",
+        ]
+        .iter()
+        .any(|p| holds(&lower, p))
+}
+
 /// Whether the English `phrase` stands in `lower` on word boundaries.
 fn holds(lower: &str, phrase: &str) -> bool {
     lower.match_indices(phrase).any(|(i, _)| {
@@ -268,6 +286,15 @@ mod tests {
             deferral("We can leave the retry policy for later.", false).map(|(l, _)| l),
             Some("en")
         );
+    }
+
+    #[test]
+    fn tasks_put_off() {
+        assert!(puts_off("Eventually reconnect to a 2.4GHz WiFi network"));
+        assert!(puts_off("Später die Diagnose-Regel ergänzen"));
+        assert!(puts_off("以后再优化缓存"));
+        assert!(!puts_off("Verify the overlay appears after the fix"));
+        assert!(!puts_off("Translate the collateral"));
     }
 
     #[test]

@@ -294,10 +294,13 @@ impl<'m> Run<'m> {
                 let carry_on = continuation(&turn.text);
                 if !carry_on && std::mem::take(&mut self.answered_since_summary) {
                     // The agent went on from the summary (or a recap the user
-                    // pasted earlier) and answered; the user moved on.
+                    // pasted earlier) and answered; the user moved on. A
+                    // summary task put off ("Eventually reconnect …") was
+                    // never the work the agent went on with: it stays.
                     for open in &mut self.open {
                         let recap = open.recap.is_some_and(|l| l < line);
-                        if recap || self.out.candidates[open.index].origin == Origin::Summary {
+                        let c = &self.out.candidates[open.index];
+                        if recap || (c.origin == Origin::Summary && !deferral::puts_off(&c.text)) {
                             open.resolved = true;
                         }
                     }
