@@ -41,12 +41,13 @@ fn analyze_discovered(
     let handle = VaultDir::open(root)?;
     let key = crate::cache::key("pair", cfg, &vault.projects);
     let mut pairs = crate::cache::Pairs::open(&handle, mode, key);
-    let merged = crate::merge::merge_with(
+    let merged = crate::merge::merge_memos(
         items,
         &vault.signals,
         vault.as_of,
         cfg.dedup_threshold,
         pairs.memo.as_mut(),
+        pairs.clusters.as_mut(),
     );
     if let Some(used) = vault.cache.as_mut() {
         pairs.finish(&handle, used);

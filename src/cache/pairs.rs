@@ -1,14 +1,31 @@
-//! The merge's pairwise answers ([`PairMemo`], src/merge/memo.rs) kept
-//! between runs in `.agents/cache/pairs.bin`, framed and signed like the
-//! per-file results. The memo re-checks every remembered match itself; its
-//! remembered non-matches are trusted, which is why only a memo signed with
-//! the user's key is handed to the merge.
+//! The merge's memos kept between runs in `.agents/cache/pairs.bin`, framed
+//! and signed like the per-file results: the pairwise answers of resolution
+//! ([`PairMemo`], src/merge/memo.rs) and the match graph of clustering
+//! ([`ClusterMemo`], src/merge/cluster_memo.rs). Both re-check every
+//! remembered match they rely on; their remembered non-matches are trusted,
+//! which is why only memos signed with the user's key are handed to the merge.
 
 use super::{CacheUse, MAX_BYTES, Mode, PAIRS_FILE, container, from_bytes, secret, to_bytes};
-use crate::merge::PairMemo;
+use crate::merge::{ClusterMemo, PairMemo};
 use crate::vault_fs::VaultDir;
+use serde::{Deserialize, Serialize};
 
-const KIND: &[u8; 4] = b"PAIR";
+/// `PAI2`: the payload holds both memos (`PAIR` held the pairwise one only).
+const KIND: &[u8; 4] = b"PAI2";
+
+/// The payload of `pairs.bin`.
+#[derive(Serialize, Deserialize)]
+struct Memos {
+    pairs: PairMemo,
+    clusters: ClusterMemo,
+}
+
+/// The payload of `pairs.bin`, borrowed for writing.
+#[derive(Serialize)]
+struct MemosRef<'a> {
+    pairs: &'a PairMemo,
+    clusters: &'a ClusterMemo,
+}
 
 /// The memo of one run: what was read, and the memo the merge fills.
 #[derive(Debug)]
@@ -20,6 +37,8 @@ pub(crate) struct Pairs {
     old: Option<Vec<u8>>,
     /// The memo for the merge (`None` when the cache is off).
     pub memo: Option<PairMemo>,
+    /// The clustering memo for the merge (`None` when `memo` is).
+    pub clusters: Option<ClusterMemo>,
     reused: bool,
     ignored: Vec<String>,
 }
@@ -34,6 +53,7 @@ impl Pairs {
             secret: None,
             old: None,
             memo: None,
+            clusters: None,
             reused: false,
             ignored: Vec::new(),
         };
@@ -41,6 +61,7 @@ impl Pairs {
             return pairs;
         }
         pairs.memo = Some(PairMemo::new());
+        pairs.clusters = Some(ClusterMemo::new());
         let read = vault.read(PAIRS_FILE);
         if mode == Mode::Write || matches!(read, Ok(Some(_))) {
             match secret::key(mode == Mode::Write) {
@@ -54,8 +75,9 @@ impl Pairs {
         match read {
             Ok(None) => {}
             Ok(Some(bytes)) => match pairs.load(&bytes) {
-                Ok(memo) => {
-                    pairs.memo = Some(memo);
+                Ok(memos) => {
+                    pairs.memo = Some(memos.pairs);
+                    pairs.clusters = Some(memos.clusters);
                     pairs.reused = true;
                 }
                 Err(why) => pairs.ignore(why),
@@ -66,6 +88,7 @@ impl Pairs {
             // Nothing to answer from, and what the merge would fill is
             // never written: no memo at all.
             pairs.memo = None;
+            pairs.clusters = None;
         }
         pairs
     }
@@ -74,7 +97,7 @@ impl Pairs {
         self.ignored.push(format!("{PAIRS_FILE} ignored: {why}"));
     }
 
-    fn load(&mut self, bytes: &[u8]) -> Result<PairMemo, String> {
+    fn load(&mut self, bytes: &[u8]) -> Result<Memos, String> {
         if bytes.len() as u64 > MAX_BYTES {
             return Err(format!("over {MAX_BYTES} bytes"));
         }
@@ -90,10 +113,12 @@ impl Pairs {
     pub(crate) fn finish(self, vault: &VaultDir, used: &mut CacheUse) {
         used.pairs_reused = self.reused;
         used.ignored.extend(self.ignored);
-        let (Mode::Write, Some(secret), Some(memo)) = (self.mode, &self.secret, &self.memo) else {
+        let (Mode::Write, Some(secret), Some(pairs), Some(clusters)) =
+            (self.mode, &self.secret, &self.memo, &self.clusters)
+        else {
             return;
         };
-        let Some(payload) = to_bytes(memo) else {
+        let Some(payload) = to_bytes(&MemosRef { pairs, clusters }) else {
             return;
         };
         if self.old.as_ref() == Some(&payload) {

@@ -3,7 +3,7 @@
 //! the result cache answers only for the vault it was made from.
 
 use super::tests::{clock_ahead, config, run, small_vault, write};
-use super::{Lookup, Mode, RESULT_FILE, SCAN_FILE};
+use super::{Lookup, Mode, PAIRS_FILE, RESULT_FILE, SCAN_FILE};
 use crate::summary::SummaryView;
 use proptest::prelude::*;
 use std::path::Path;
@@ -27,6 +27,16 @@ const LINES: &[&str] = &[
     "- plain bullet",
     "",
     "text paragraph",
+    // Near-duplicates in other projects, ranks and dates: they change which
+    // cluster an item joins (the clustering memo in `pairs.bin`).
+    "- [ ] (alpha) fix the lock timeout quickly",
+    "- [ ] (beta) fix the lock timeout quickly",
+    "- [ ] fix the lock timeout quick ⏫",
+    "- [ ] fix the lock timeout quicker",
+    "- [ ] ship the index 📅 2026-05-02",
+    "- [ ] (beta) ship an index",
+    "- [x] ship the index",
+    "- [ ] rotate the token <private>other</private>",
 ];
 
 const FILES: &[&str] = &[
@@ -60,6 +70,8 @@ enum Step {
     Corrupt(usize),
     /// The result file damaged.
     CorruptResult(usize),
+    /// The memo file (pairwise answers, match graph) damaged.
+    CorruptPairs(usize),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -74,6 +86,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => Just(Step::Project),
         1 => any::<usize>().prop_map(Step::Corrupt),
         1 => any::<usize>().prop_map(Step::CorruptResult),
+        1 => any::<usize>().prop_map(Step::CorruptPairs),
     ]
 }
 
@@ -114,8 +127,9 @@ fn apply(root: &Path, step: &Step) {
             }
         }
         Step::Config(on) => {
+            // Another threshold as well: memos of the old one are unusable.
             let toml = if *on {
-                "[headings]\nnext = [\"next\", \"done\"]\n"
+                "[dedup]\nthreshold = 0.7\n[headings]\nnext = [\"next\", \"done\"]\n"
             } else {
                 ""
             };
@@ -124,6 +138,7 @@ fn apply(root: &Path, step: &Step) {
         Step::Project => write(root, "projects/gamma/todos.md", "- [ ] gamma task\n"),
         Step::Corrupt(at) => corrupt(root, SCAN_FILE, *at),
         Step::CorruptResult(at) => corrupt(root, RESULT_FILE, *at),
+        Step::CorruptPairs(at) => corrupt(root, PAIRS_FILE, *at),
     }
 }
 

@@ -41,7 +41,7 @@ pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
 }
 
 /// Whether a cluster with project `cluster` accepts an item of `item`.
-fn visible(cluster: Option<&str>, item: Option<&str>) -> bool {
+pub(super) fn visible(cluster: Option<&str>, item: Option<&str>) -> bool {
     item.is_none() || cluster.is_none() || cluster == item
 }
 

@@ -2,6 +2,7 @@
 //! The cap is applied afterwards, in `report::build`.
 
 mod cluster;
+mod cluster_memo;
 mod forward;
 mod index;
 mod mask_scan;
@@ -11,6 +12,7 @@ mod resolve;
 mod similarity;
 
 pub use cluster::cluster;
+pub use cluster_memo::{CLUSTER_MEMO_VERSION, ClusterMemo, cluster_with};
 pub use index::{Bucket, SimIndex};
 pub use memo::{MEMO_VERSION, PairMemo};
 pub use rank::{compare, due, overdue, tier};
@@ -61,6 +63,19 @@ pub fn merge_with(
     threshold: f64,
     memo: Option<&mut PairMemo>,
 ) -> Merged {
+    merge_memos(items, signals, as_of, threshold, memo, None)
+}
+
+/// [`merge_with`] with a clustering memo as well (see [`ClusterMemo`]):
+/// the same result; afterwards both memos hold this run's answers.
+pub fn merge_memos(
+    items: Vec<Item>,
+    signals: &[Signal],
+    as_of: Option<Date>,
+    threshold: f64,
+    memo: Option<&mut PairMemo>,
+    clusters: Option<&mut ClusterMemo>,
+) -> Merged {
     let collected = items.len();
     let (open, mut resolutions) = resolve_with(items, signals, threshold, memo);
     let (mut open, twinned, forwarded_open) = forward::settle(open, threshold);
@@ -72,7 +87,7 @@ pub fn merge_with(
     let resolved = collected - open.len();
     resolutions.sort_by(|a, b| a.item.loc.cmp(&b.item.loc));
     rank::sort(&mut open, as_of);
-    let clusters = cluster(&open, threshold);
+    let clusters = cluster_with(&open, threshold, clusters);
     let duplicates_merged = open.len() - clusters.len();
     Merged {
         items: open,
