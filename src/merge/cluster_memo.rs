@@ -417,7 +417,7 @@ impl<'a> Graph<'a> {
                 led[t].push(clusters.len() as u32);
                 clusters.push(Cluster {
                     members: vec![i],
-                    project: item.project.clone(),
+                    project: item.project_owned(),
                     first_seen: item.date,
                     last_seen: item.date,
                 });
@@ -430,7 +430,7 @@ impl<'a> Graph<'a> {
                 c.last_seen = Some(c.last_seen.map_or(d, |l| l.max(d)));
             }
             if c.project.is_none() {
-                c.project = item.project.clone();
+                c.project = item.project_owned();
             }
         }
         clusters

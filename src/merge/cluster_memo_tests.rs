@@ -13,7 +13,7 @@ fn item(
         text: text.to_string(),
         norm: crate::normalize::key(text),
         private,
-        project: project.map(str::to_string),
+        project: project.map(Into::into),
         kind: SourceKind::ProjectTodos,
         loc: Location {
             path: "projects/p/todos.md".into(),
