@@ -5,7 +5,8 @@
 //! A paragraph is blanked only when it is safe: it follows a blank line (or
 //! starts the file), none of its lines is indented or starts with a
 //! character that can open or continue a block (`- * + # > ` ~ < | = _`,
-//! a digit, `[`, `!`, `\`), and the next line that is not blank starts at
+//! a digit, `[`, `!`, `\`, or `...`, which closes a metadata block that
+//! an earlier `---` line opened), and the next line that is not blank starts at
 //! the margin (an indented one would otherwise join a list the paragraph
 //! closes). Such a paragraph cannot be a list item, a lazy continuation, a
 //! heading, a fence, an HTML block or a table, and it cannot change how
@@ -34,6 +35,8 @@ fn special(line: &str) -> bool {
                     | b'!'
                     | b'\\'
             ) || b.is_ascii_digit()
+                // `...` closes a metadata block that a `---` line opened.
+                || line.starts_with("...")
         }
     }
 }
@@ -136,6 +139,19 @@ mod tests {
         assert_eq!(blank_prose(src), src);
         let src = "---\ntitle: x\n---\n\nprose\n";
         assert_eq!(blank_prose(src), "---\ntitle: x\n---\n\n\n");
+    }
+
+    #[test]
+    fn a_dots_line_that_closes_a_metadata_block_is_kept() {
+        // The second `---` opens a metadata block that the `...` closes:
+        // blanked, the `...` would leave the block open and the items in it.
+        let src = "---\ntitle: x\n---\n---\n- [ ] a\n\n...\n";
+        assert_eq!(blank_prose(src), src);
+        let doc = crate::parse::parse_document(
+            src,
+            &crate::parse::HeadingMatcher::from_config(&crate::config::Config::default()),
+        );
+        assert!(doc.entries.is_empty());
     }
 
     #[test]
