@@ -24,7 +24,8 @@
 //!   deferrals in twelve languages ([`deferral`]);
 //! - `handoff`: steps left to the user without a marker phrase, in the message
 //!   that ends an exchange, and steps offered "when ready" ([`handoff`]);
-//!   manual steps handed to the user mid-message ([`userstep`]); a proposal
+//!   manual steps handed to the user mid-message, and steps put off until
+//!   the user can ("when you're back at your computer, …") ([`userstep`]); a proposal
 //!   list closing the agent's last message that no user message answered
 //!   ([`proposal`]);
 //! - `summary`: the pending / next-step items of a compaction summary

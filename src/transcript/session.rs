@@ -257,7 +257,10 @@ impl<'m> Run<'m> {
                 for (text, keyword, offset) in handoff::later(&turn.text, self.max_line) {
                     self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
                 }
-                for (text, keyword, offset) in userstep::steps(&turn.text, self.max_line) {
+                for (text, keyword, offset) in userstep::steps(&turn.text, self.max_line)
+                    .into_iter()
+                    .chain(userstep::when_able(&turn.text, self.max_line))
+                {
                     self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
                 }
                 for (text, keyword, offset) in handoff::deferred(&turn.text, self.max_line) {

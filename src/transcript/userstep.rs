@@ -55,6 +55,8 @@ const STEPS: &[(&str, &[&str])] = &[
     ("log in.", &[]),
     ("fund ", &["wallet", "account", "address", "balance"]),
     ("top up ", &["wallet", "account", "balance"]),
+    ("toggle ", &["settings", "permission", "accessibility", "preferences", "dashboard"]),
+    ("turn on ", &["settings", "permission", "accessibility", "preferences", "dashboard"]),
     ("restart ", &["dashboard", "console", "portal", "control panel"]),
     ("redeploy ", &["dashboard", "console", "portal", "control panel"]),
     ("rotate ", &["dashboard", "console", "portal", "control panel"]),
@@ -203,6 +205,27 @@ pub(crate) fn steps(text: &str, max_line: usize) -> Vec<(String, String, usize)>
                 if objects.is_empty() && listed {
                     continue;
                 }
+                // "… find the app in the list, toggle it on": a step whose
+                // object points back is read with the steps before it, from
+                // the start of the chain (after ` — `, `: ` or `; `).
+                let points_back = clause
+                    .split_whitespace()
+                    .nth(verb.split_whitespace().count())
+                    .is_some_and(|w| ["it", "them", "this", "that"].contains(&w));
+                let clause = if points_back {
+                    let from = [" — ", ": ", "; "]
+                        .iter()
+                        .filter_map(|sep| b[..at].rfind(sep).map(|i| i + sep.len()))
+                        .max()
+                        .unwrap_or(0);
+                    let chain = &b[from..];
+                    let end = super::lower::lower(chain)
+                        .find(", and it")
+                        .unwrap_or(chain.len());
+                    &chain[..end]
+                } else {
+                    clause
+                };
                 // A clause that opens inside a bold span keeps no half of it.
                 let unbalanced = clause.matches("**").count() % 2 == 1;
                 let t = tidy(&if unbalanced {
@@ -217,6 +240,66 @@ pub(crate) fn steps(text: &str, max_line: usize) -> Vec<(String, String, usize)>
                     out.push((t, "step for the user".to_string(), offset));
                 }
             }
+        }
+    }
+    out
+}
+
+/// Clauses that put a step off until the user is able ("when you're back
+/// at your computer, …", "až budeš u počítače, …"), lowercase, in the
+/// languages of the phrase lists; the step is the clause after the next `, `.
+#[rustfmt::skip]
+const WHEN_ABLE: &[&str] = &[
+    "when you get a chance", "when you have a moment", "when you have a minute",
+    "when you're back", "when you are back", "when you're at ", "when you are at ",
+    "once you're back", "once you're at ", "next time you're at ",
+    "až budeš", "až budete", "až se vrátíš", "až se vrátíte",
+    "wenn du wieder", "sobald du wieder", "wenn du zeit hast", "wenn du am ", "sobald du am ",
+    "cuando puedas", "cuando tengas un momento", "cuando estés", "cuando vuelvas",
+    "quand tu pourras", "quand tu seras", "dès que tu seras", "quand vous pourrez",
+    "quand vous serez", "quando puder", "quando estiver", "quando voltar", "quando puoi",
+    "quando sarai", "appena puoi", "когда будешь", "когда будете", "когда сможешь",
+    "когда вернёшься", "kiedy będziesz", "jak będziesz", "gdy będziesz",
+];
+
+/// Steps the agent hands to the user for when they are able, in any
+/// assistant message: "OK. When you're back at your computer, connect to the
+/// server and send me the last 50 log lines so I can see the errors." gives
+/// `Connect to the server and send me the last 50 log lines`. The clause must open the sentence
+/// (after at most two words: "OK.", "Tak", "So"); questions give none.
+pub(crate) fn when_able(text: &str, max_line: usize) -> Vec<(String, String, usize)> {
+    let mut ignored = 0;
+    let mut out = Vec::new();
+    for (offset, sentence) in prose(text, max_line, &mut ignored) {
+        let b = body(&sentence);
+        let lower = super::lower::lower(b);
+        if lower.trim_end().ends_with('?') {
+            continue;
+        }
+        let Some((at, form)) = WHEN_ABLE
+            .iter()
+            .filter_map(|f| lower.find(f).map(|i| (i, *f)))
+            .min()
+        else {
+            continue;
+        };
+        if lower[..at].split_whitespace().count() > 2 {
+            continue;
+        }
+        let after = at + form.len();
+        let Some(comma) = lower[after..].find(", ") else {
+            continue;
+        };
+        let step = &b[after + comma + 2..];
+        // The purpose ("… so I can see the errors") is no part of the step.
+        let end = [", so ", " so that ", " so "]
+            .iter()
+            .filter_map(|e| super::lower::lower(step).find(e))
+            .min()
+            .unwrap_or(step.len());
+        let t = tidy(&step[..end]);
+        if t.split_whitespace().count() >= 3 && !out.iter().any(|(x, _, _)| *x == t) {
+            out.push((t, "when you can".to_string(), offset));
         }
     }
     out
@@ -264,6 +347,31 @@ mod tests {
             ),
             ["Restart the service from the Render dashboard (Manual Deploy)"]
         );
+        assert_eq!(
+            texts(
+                "It runs now — click \"Open Settings\", find the app in the Accessibility list, toggle it on, and it'll start."
+            ),
+            ["Click \"Open Settings\", find the app in the Accessibility list, toggle it on"]
+        );
+    }
+
+    #[test]
+    fn steps_for_when_the_user_can() {
+        let w =
+            |t: &str| -> Vec<String> { when_able(t, 400).into_iter().map(|(t, _, _)| t).collect() };
+        assert_eq!(
+            w(
+                "OK. When you're back at your computer, connect to the server and send me the output of `tail -50 bot.log`."
+            ),
+            ["Connect to the server and send me the output of `tail -50 bot.log`"]
+        );
+        assert_eq!(
+            w("Tak až budeš u počítače, připoj se na server a pošli mi výstup z logu."),
+            ["Připoj se na server a pošli mi výstup z logu"]
+        );
+        assert!(w("When you're back, want me to deploy it?").is_empty());
+        assert!(w("The cache is cleared when you're back online, which is fine.").is_empty());
+        assert!(w("I tested what happens when you are at the limit, and it holds.").is_empty());
     }
 
     #[test]
