@@ -2,7 +2,8 @@
 //! `backticked` span, a file name, a path, a `CamelCase` or `snake_case`
 //! identifier) is done when a later file write, edit or command of the agent
 //! holds every one of those names. A file name counts by its stem
-//! (`polyfills.ts` is found in `import './polyfills'`).
+//! (`polyfills.ts` is found in `import './polyfills'`), a path by its last
+//! folder and stem (`anchor/target/idl/bhavana.json` as `idl/bhavana`).
 
 /// At most this many bytes of one action are searched.
 const MAX_ACTION: usize = 256 * 1024;
@@ -19,16 +20,26 @@ fn code_like(word: &str) -> bool {
         && (camel || inner.contains(['.', '/', '_']))
 }
 
-/// A file name or path reduced to its stem; other names unchanged.
+/// A file name reduced to its stem, a path to its last folder and stem
+/// (`anchor/target/idl/bhavana.json` → `idl/bhavana`: the stem alone is often
+/// the project's name, which every later write holds); other names unchanged.
 fn stem(name: &str) -> &str {
-    let base = name.rsplit('/').next().unwrap_or(name);
-    match base.rsplit_once('.') {
+    let base = name.trim_end_matches('/');
+    let cut = base
+        .rfind('/')
+        .map(|last| base[..last].rfind('/').map_or(0, |i| i + 1));
+    let base = match cut {
+        Some(from) if !base[from..].starts_with(['.', '/']) => &base[from..],
+        _ => base.rsplit('/').next().unwrap_or(base),
+    };
+    let file = base.rsplit('/').next().unwrap_or(base);
+    match file.rsplit_once('.') {
         Some((s, ext))
             if s.chars().count() >= 4
                 && (1..=5).contains(&ext.len())
                 && ext.chars().all(|c| c.is_ascii_alphanumeric()) =>
         {
-            s
+            &base[..base.len() - ext.len() - 1]
         }
         _ if base.chars().count() >= 4 => base,
         _ => name,
@@ -87,8 +98,13 @@ mod tests {
     fn code_names() {
         assert_eq!(
             names("Import `polyfills.ts` at the top of src/main.tsx"),
-            ["main", "polyfills"]
+            ["polyfills", "src/main"]
         );
+        assert_eq!(
+            names("Copy the IDL to `anchor/target/idl/bhavana.json`"),
+            ["idl/bhavana"]
+        );
+        assert_eq!(names("Import `./polyfills.ts`"), ["polyfills"]);
         assert_eq!(names("Wrap the app in WalletProvider"), ["WalletProvider"]);
         assert_eq!(
             names("Run `npm install buffer` first"),
@@ -106,6 +122,13 @@ mod tests {
             "<WalletProvider>\n  <App/>\n</WalletProvider> // main"
         ));
         assert!(!acted_on(&n, "<App/>"));
+        // A write naming the project is no copy of its IDL.
+        let idl = names("Build the program and copy the IDL to `anchor/target/idl/bhavana.json`");
+        assert!(!acted_on(&idl, "import { Bhavana } from './types/bhavana'"));
+        assert!(acted_on(
+            &idl,
+            "cp target/idl/bhavana.json ../app/src/idl/bhavana.json"
+        ));
         assert!(!acted_on(&[], "anything"));
     }
 }
