@@ -57,14 +57,14 @@ type TextId = [u64; 2];
 /// match, nor texts outside each other's length window, nor texts whose
 /// bigram sets differ by more than four per allowed edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-struct Bounds {
-    class: u64,
-    len: u32,
+pub(super) struct Bounds {
+    pub(super) class: u64,
+    pub(super) len: u32,
     bigrams: [u64; 4],
 }
 
 impl Bounds {
-    fn of(k: &Key<'_>) -> Bounds {
+    pub(super) fn of(k: &Key<'_>) -> Bounds {
         Bounds {
             class: k.class,
             len: k.len as u32,
@@ -75,7 +75,7 @@ impl Bounds {
     /// Whether the bigram sets of a pair, both inside each other's length
     /// window, are close enough for `threshold` (never false for a pair
     /// `close` accepts: one edit changes at most four bigrams of the set).
-    fn bigrams_close(&self, other: &Bounds, threshold: f64) -> bool {
+    pub(super) fn bigrams_close(&self, other: &Bounds, threshold: f64) -> bool {
         let max = self.len.max(other.len) as f64;
         let budget = 4 * ((1.0 - threshold) * max + 1e-9) as u32;
         let differing: u32 = self

@@ -12,7 +12,10 @@
 //!
 //! Texts are identified by a 128-bit SipHash-1-3 of (key, project, private
 //! mark) keyed by a random salt kept in the memo, never by the text itself,
-//! so the memo holds no vault text. The identity also covers the dates that
+//! so the memo holds no vault text. Beside each identity it keeps the cheap
+//! bounds of the text's key (token class, length, bigram mask): a run with
+//! few new texts (src/merge/resolve_warm.rs) finds their candidates from
+//! these and builds no key or index for the texts the memo knows. The identity also covers the dates that
 //! bound the comparison: an entry's latest date (and whether one of its
 //! signals is undated), an item text's earliest date. A run compares an item
 //! text only with entries not older than its earliest item (older ones can
@@ -31,13 +34,14 @@
 //! A memo with another format version or threshold, or one whose lists
 //! point outside its entry table, is ignored as a whole.
 
+use super::cluster_memo::Bounds;
 use serde::{Deserialize, Serialize};
 use siphasher::sip128::{Hasher128, SipHasher13};
 use std::hash::{Hash, Hasher};
 
 /// Version of the memo's meaning: bump it whenever the comparison
 /// (similarity, guards, key) changes, so old answers are not reused.
-pub const MEMO_VERSION: u32 = 2;
+pub const MEMO_VERSION: u32 = 3;
 
 /// The identity of one distinct (matching key, project, private mark).
 pub(super) type TextId = [u64; 2];
@@ -51,9 +55,12 @@ pub struct PairMemo {
     salt: [u64; 2],
     /// Every distinct Done-entry text compared against, ascending.
     entries: Vec<TextId>,
+    /// The cheap bounds of each entry's key, as `entries`.
+    entry_bounds: Vec<Bounds>,
     /// Every distinct open-item text, ascending by identity, with the
-    /// indices into `entries` of all entries that matched it, ascending.
-    queries: Vec<(TextId, Vec<u32>)>,
+    /// bounds of its key and the indices into `entries` of all entries
+    /// that matched it, ascending.
+    queries: Vec<(TextId, Bounds, Vec<u32>)>,
 }
 
 impl Default for PairMemo {
@@ -78,6 +85,7 @@ impl PairMemo {
             threshold: 0,
             salt,
             entries: Vec::new(),
+            entry_bounds: Vec::new(),
             queries: Vec::new(),
         }
     }
@@ -99,8 +107,9 @@ impl PairMemo {
         self.version == MEMO_VERSION
             && self.threshold == threshold.to_bits()
             && self.entries.windows(2).all(|w| w[0] < w[1])
+            && self.entry_bounds.len() == n
             && self.queries.windows(2).all(|w| w[0].0 < w[1].0)
-            && self.queries.iter().all(|(_, l)| {
+            && self.queries.iter().all(|(_, _, l)| {
                 l.windows(2).all(|w| w[0] < w[1]) && l.iter().all(|&i| (i as usize) < n)
             })
     }
@@ -148,13 +157,15 @@ impl PairMemo {
     }
 
     /// Replaces the answers with those of a run at `threshold`: `entries`
-    /// are the run's Done-entry identities (by entry number), `queries` the
-    /// item identities with the entry numbers matching each.
+    /// are the run's Done-entry identities (by entry number) with the
+    /// bounds of their keys, `queries` the item identities with their
+    /// bounds and the entry numbers matching each.
     pub(super) fn record(
         &mut self,
         threshold: f64,
         entries: &[TextId],
-        queries: impl Iterator<Item = (TextId, Vec<u32>)>,
+        entry_bounds: &[Bounds],
+        queries: impl Iterator<Item = (TextId, Bounds, Vec<u32>)>,
     ) {
         let mut order: Vec<u32> = (0..entries.len() as u32).collect();
         order.sort_unstable_by_key(|&i| entries[i as usize]);
@@ -164,12 +175,12 @@ impl PairMemo {
         for (p, &i) in order.iter().enumerate() {
             pos[i as usize] = p as u32;
         }
-        let mut table: Vec<(TextId, Vec<u32>)> = queries
-            .map(|(q, found)| {
+        let mut table: Vec<(TextId, Bounds, Vec<u32>)> = queries
+            .map(|(q, b, found)| {
                 let mut list: Vec<u32> = found.iter().map(|&e| pos[e as usize]).collect();
                 list.sort_unstable();
                 list.dedup();
-                (q, list)
+                (q, b, list)
             })
             .collect();
         table.sort_unstable_by_key(|e| e.0);
@@ -179,6 +190,7 @@ impl PairMemo {
             threshold: threshold.to_bits(),
             salt: self.salt,
             entries: order.iter().map(|&i| entries[i as usize]).collect(),
+            entry_bounds: order.iter().map(|&i| entry_bounds[i as usize]).collect(),
             queries: table,
         };
     }
@@ -191,50 +203,68 @@ pub(super) struct Reuse<'m> {
     current: Vec<Option<u32>>,
     /// Current entry number → whether the memo compared against its text.
     pub(super) known: Vec<bool>,
+    /// Current entry number → the memo's position for its text.
+    at: Vec<Option<u32>>,
 }
 
 impl<'m> Reuse<'m> {
     /// `ids` are the identities of the current run's entries, by entry number.
     pub(super) fn new(memo: &'m PairMemo, ids: &[TextId]) -> Self {
         let mut current = vec![None; memo.entries.len()];
-        let known = ids
+        let at: Vec<Option<u32>> = ids
             .iter()
             .enumerate()
-            .map(|(n, id)| match memo.entries.binary_search(id) {
-                Ok(p) => {
-                    current[p] = Some(n as u32);
-                    true
-                }
-                Err(_) => false,
+            .map(|(n, id)| {
+                let p = memo.entries.binary_search(id).ok()?;
+                current[p] = Some(n as u32);
+                Some(p as u32)
             })
             .collect();
         Reuse {
             memo,
             current,
-            known,
+            known: at.iter().map(Option::is_some).collect(),
+            at,
         }
+    }
+
+    /// The remembered bounds of current entry `id`'s key, if remembered.
+    pub(super) fn entry_bounds(&self, id: usize) -> Option<Bounds> {
+        self.at[id].map(|p| self.memo.entry_bounds[p as usize])
+    }
+
+    /// The remembered bounds of the item text `q` and the current entry
+    /// numbers that match it, or `None` when `q` is not remembered.
+    pub(super) fn query(&self, q: &TextId) -> Option<(Bounds, impl Iterator<Item = u32> + '_)> {
+        let at = self
+            .memo
+            .queries
+            .binary_search_by(|(id, _, _)| id.cmp(q))
+            .ok()?;
+        let (_, bounds, list) = &self.memo.queries[at];
+        Some((
+            *bounds,
+            list.iter().filter_map(|&p| self.current[p as usize]),
+        ))
     }
 
     /// The current entry numbers the memo says match the item text `q`
     /// (only entries still present), or `None` when `q` is not remembered.
     pub(super) fn matches(&self, q: &TextId) -> Option<impl Iterator<Item = u32> + '_> {
-        let at = self
-            .memo
-            .queries
-            .binary_search_by(|(id, _)| id.cmp(q))
-            .ok()?;
-        Some(
-            self.memo.queries[at]
-                .1
-                .iter()
-                .filter_map(|&p| self.current[p as usize]),
-        )
+        self.query(q).map(|(_, list)| list)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bounds standing for key `n`.
+    fn bd(n: u64) -> Bounds {
+        Bounds::of(&super::super::Key::new(
+            ["fix login", "add log", "x"][n as usize % 3],
+        ))
+    }
 
     #[test]
     fn identities_depend_on_every_part_and_the_salt() {
@@ -256,7 +286,12 @@ mod tests {
     fn record_then_reuse_maps_to_current_entries() {
         let mut m = PairMemo::with_salt([5, 6]);
         let (a, b, c) = ([1, 0], [2, 0], [3, 0]);
-        m.record(0.85, &[c, a, b], [([9, 9], vec![0, 2])].into_iter());
+        m.record(
+            0.85,
+            &[c, a, b],
+            &[bd(0), bd(1), bd(2)],
+            [([9, 9], bd(1), vec![0, 2])].into_iter(),
+        );
         assert!(m.usable(0.85));
         assert!(!m.usable(0.9));
         // The next run has b and a new text d, in another order.
@@ -265,15 +300,27 @@ mod tests {
         assert_eq!(r.known, vec![false, true]);
         let got: Vec<u32> = r.matches(&[9, 9]).unwrap().collect();
         assert_eq!(got, vec![1]);
+        assert_eq!(r.query(&[9, 9]).unwrap().0, bd(1));
+        // b was the third entry recorded.
+        assert_eq!(r.entry_bounds(1), Some(bd(2)));
+        assert_eq!(r.entry_bounds(0), None);
         assert!(r.matches(&[8, 8]).is_none());
     }
 
     #[test]
     fn malformed_memos_are_unusable() {
         let mut m = PairMemo::with_salt([0, 0]);
-        m.record(0.85, &[[1, 0]], [([9, 9], vec![0])].into_iter());
+        m.record(
+            0.85,
+            &[[1, 0]],
+            &[bd(0)],
+            [([9, 9], bd(0), vec![0])].into_iter(),
+        );
         let mut bad = m.clone();
-        bad.queries[0].1 = vec![5];
+        bad.queries[0].2 = vec![5];
+        assert!(!bad.usable(0.85));
+        let mut bad = m.clone();
+        bad.entry_bounds.clear();
         assert!(!bad.usable(0.85));
         let mut bad = m.clone();
         bad.version += 1;

@@ -9,6 +9,7 @@ mod mask_scan;
 mod memo;
 mod rank;
 mod resolve;
+mod resolve_warm;
 mod similarity;
 
 pub use cluster::cluster;

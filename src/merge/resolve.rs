@@ -1,14 +1,15 @@
 //! Step 2 of the merge: resolution by done items (docs/FORMAT.md §5).
 
+use super::cluster_memo::Bounds;
 use super::memo::{PairMemo, Reuse, TextId};
-use super::{Key, SimIndex, similar};
+use super::{Key, SimIndex, resolve_warm, similar};
 use crate::item::{Item, Signal};
 use jiff::civil::Date;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 
 /// A matching key with its project and private mark.
-type TextKey<'a> = (&'a str, Option<&'a str>, Option<u64>);
+pub(super) type TextKey<'a> = (&'a str, Option<&'a str>, Option<u64>);
 
 fn text_key<'a>(norm: &'a str, project: Option<&'a str>, private: Option<u64>) -> TextKey<'a> {
     (norm, project, private)
@@ -104,10 +105,6 @@ pub fn resolve_with(
         });
         all.into_iter().map(|(k, (m, l))| ((k, m), l)).unzip()
     };
-    let keys: Vec<Key<'_>> = entries
-        .par_iter()
-        .map(|((n, _, private), _)| Key::with_private(n, *private))
-        .collect();
     // Each distinct (text, project) with the earliest date of its items: no
     // entry older than that can resolve any of them (unless one is undated).
     let mut needs: HashMap<TextKey<'_>, Option<Date>> = HashMap::default();
@@ -141,68 +138,51 @@ pub fn resolve_with(
         .as_deref()
         .filter(|m| m.queries() > 0)
         .map(|m| Reuse::new(m, &entry_ids));
-    let numbered = || {
-        entries
-            .iter()
-            .zip(&keys)
-            .enumerate()
-            .map(|(id, (((_, p, _), _), k))| (*p, k, id as u32))
-    };
-    let index = SimIndex::build(numbered());
-    // The entries the memo never compared against: known item texts are
-    // compared with these only.
-    let fresh = match &reuse {
-        Some(r) => SimIndex::build(numbered().filter(|&(_, _, id)| !r.known[id as usize])),
-        None => SimIndex::default(),
-    };
-    // Every matching entry of each distinct item text not older than its
-    // earliest item (the others can resolve none of them), most similar first.
-    let found: Vec<Vec<(u32, f64)>> = queries
-        .par_iter()
-        .enumerate()
-        .map(|(n, &(tk, earliest))| {
-            let (norm, project, private) = tk;
-            let q = Key::with_private(norm, private);
-            let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
-            let mut found: Vec<(u32, f64)> = Vec::new();
-            let mut test = |id: u32| {
-                let ((n, p, _), _) = &entries[id as usize];
-                if compatible(*p) && similar(&q, &keys[id as usize], threshold) {
-                    found.push((id, crate::normalize::similarity(norm, n)));
-                }
-                true
-            };
-            let known = reuse.as_ref().and_then(|r| r.matches(&query_ids[n]));
-            let (scanned, below) = match known {
-                Some(listed) => {
-                    listed.for_each(|id| {
-                        test(id);
-                    });
-                    (&fresh, u32::MAX)
-                }
-                None => {
-                    let below = earliest.map_or(u32::MAX, |d| {
-                        entries.partition_point(|(_, m)| m.undated || m.latest >= Some(d)) as u32
-                    });
-                    (&index, below)
-                }
-            };
-            scanned.candidates(project, &q, threshold, |bucket| {
-                bucket.scan(&q, threshold, below, &mut test)
-            });
-            found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            found
+    // The first entry too old for a query whose earliest item is `earliest`.
+    let too_old = |earliest: Option<Date>| {
+        earliest.map_or(u32::MAX, |d| {
+            entries.partition_point(|(_, m)| m.undated || m.latest >= Some(d)) as u32
         })
-        .collect();
-    // The indexes and comparison keys are done with: freed before the
-    // answers are gathered below (kept, they were the run's peak of memory).
-    drop((index, fresh, keys, reuse));
+    };
+    // Few new texts: answered from the memo's lists and bounds, with no
+    // key or index for the texts it knows.
+    let warm = reuse.as_ref().filter(|r| {
+        resolve_warm::worth_it(
+            r.known.iter().filter(|&&k| !k).count(),
+            query_ids.iter().filter(|q| r.matches(q).is_none()).count(),
+        )
+    });
+    let (found, entry_bounds, query_bounds) = match warm {
+        Some(r) => {
+            let texts: Vec<TextKey<'_>> = entries.iter().map(|e| e.0).collect();
+            let asked: Vec<TextKey<'_>> = queries.iter().map(|q| q.0).collect();
+            let a = resolve_warm::answer(
+                &texts,
+                &asked,
+                &query_ids,
+                |n| too_old(queries[n].1),
+                r,
+                threshold,
+            );
+            (a.found, a.entry_bounds, a.query_bounds)
+        }
+        None => compare_all(
+            &entries,
+            &queries,
+            &query_ids,
+            reuse.as_ref(),
+            threshold,
+            too_old,
+        ),
+    };
+    drop(reuse);
     if let Some(m) = memo {
         let pairs = query_ids
             .iter()
+            .zip(&query_bounds)
             .zip(&found)
-            .map(|(q, f)| (*q, f.iter().map(|&(id, _)| id).collect()));
-        m.record(threshold, &entry_ids, pairs);
+            .map(|((q, b), f)| (*q, *b, f.iter().map(|&(id, _)| id).collect()));
+        m.record(threshold, &entry_ids, &entry_bounds, pairs);
     }
     let matching: HashMap<TextKey<'_>, &[(u32, f64)]> = queries
         .iter()
@@ -257,3 +237,75 @@ pub fn resolve_with(
     );
     (open, closed)
 }
+
+/// Every matching entry of each distinct item text not older than its
+/// earliest item (the others can resolve none of them; `too_old` gives
+/// the first entry number past that), most similar first, by one
+/// similarity index of all entries; with the bounds of every entry's and
+/// query's key, for the memo. A memo's known item texts are re-checked
+/// against their remembered entries and compared with the new ones only.
+fn compare_all(
+    entries: &[(TextKey<'_>, Matches)],
+    queries: &[(TextKey<'_>, Option<Date>)],
+    query_ids: &[TextId],
+    reuse: Option<&Reuse<'_>>,
+    threshold: f64,
+    too_old: impl Fn(Option<Date>) -> u32 + Sync,
+) -> Answered {
+    let keys: Vec<Key<'_>> = entries
+        .par_iter()
+        .map(|((n, _, private), _)| Key::with_private(n, *private))
+        .collect();
+    let numbered = || {
+        entries
+            .iter()
+            .zip(&keys)
+            .enumerate()
+            .map(|(id, (((_, p, _), _), k))| (*p, k, id as u32))
+    };
+    let index = SimIndex::build(numbered());
+    // The entries the memo never compared against: known item texts are
+    // compared with these only.
+    let fresh = match reuse {
+        Some(r) => SimIndex::build(numbered().filter(|&(_, _, id)| !r.known[id as usize])),
+        None => SimIndex::default(),
+    };
+    let (found, query_bounds): (Vec<Vec<(u32, f64)>>, Vec<Bounds>) = queries
+        .par_iter()
+        .enumerate()
+        .map(|(n, &(tk, earliest))| {
+            let (norm, project, private) = tk;
+            let q = Key::with_private(norm, private);
+            let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
+            let mut found: Vec<(u32, f64)> = Vec::new();
+            let mut test = |id: u32| {
+                let ((n, p, _), _) = &entries[id as usize];
+                if compatible(*p) && similar(&q, &keys[id as usize], threshold) {
+                    found.push((id, crate::normalize::similarity(norm, n)));
+                }
+                true
+            };
+            let known = reuse.and_then(|r| r.matches(&query_ids[n]));
+            let (scanned, below) = match known {
+                Some(listed) => {
+                    listed.for_each(|id| {
+                        test(id);
+                    });
+                    (&fresh, u32::MAX)
+                }
+                None => (&index, too_old(earliest)),
+            };
+            scanned.candidates(project, &q, threshold, |bucket| {
+                bucket.scan(&q, threshold, below, &mut test)
+            });
+            found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            (found, Bounds::of(&q))
+        })
+        .unzip();
+    let entry_bounds = keys.iter().map(Bounds::of).collect();
+    (found, entry_bounds, query_bounds)
+}
+
+/// Each query's matching entries with their similarity, most similar
+/// first; the bounds of every entry's and every query's key.
+type Answered = (Vec<Vec<(u32, f64)>>, Vec<Bounds>, Vec<Bounds>);

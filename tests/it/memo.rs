@@ -88,7 +88,7 @@ proptest! {
         let mut v = serde_json::to_value(&memo).unwrap();
         let n = v["entries"].as_array().unwrap().len();
         for q in v["queries"].as_array_mut().unwrap() {
-            q[1] = serde_json::json!((0..n).collect::<Vec<_>>());
+            q[2] = serde_json::json!((0..n).collect::<Vec<_>>());
         }
         let mut forged: PairMemo = serde_json::from_value(v).unwrap();
         let second = merge_with(i2.clone(), &s2, as_of, t, Some(&mut forged));
