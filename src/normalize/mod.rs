@@ -6,6 +6,8 @@
 //! `persisted` and the hooks. The displayed text is never changed by it.
 
 mod fold;
+mod recent;
+pub use recent::forget as forget_recent_keys;
 #[cfg(test)]
 mod settled_tests;
 
@@ -29,6 +31,11 @@ pub const COMPARED_CHARS: usize = 256;
 /// Keys are cut at [`KEY_CHARS`] characters (texts beyond 64 KB are read
 /// only up to there). `key(key(x)) == key(x)`.
 pub fn key(text: &str) -> String {
+    recent::remembered(text, key_afresh)
+}
+
+/// [`key`] computed without the memo of recent texts.
+fn key_afresh(text: &str) -> String {
     let mut out = key_fixed_point(head_bytes(text, KEY_INPUT_BYTES));
     if out.chars().count() > KEY_CHARS {
         // Cut before the word the limit falls in (a piece of a word would
