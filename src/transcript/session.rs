@@ -168,10 +168,10 @@ impl<'m> Run<'m> {
             let verb = open.verb.as_deref();
             open.resolved = done(&open.names, &open.words, None, verb)
                 || confirmed(&open.confirm)
-                || open
-                    .release
-                    .as_mut()
-                    .is_some_and(|r| text.lines().any(|l| verbs::strike(r, l)));
+                || open.release.as_mut().is_some_and(|r| {
+                    text.lines().any(|l| verbs::strike(r, l))
+                        || turn.acted.iter().any(|a| verbs::ran(r, a))
+                });
         }
         let still_open = |text: &str| {
             let release = verbs::release_steps(text);

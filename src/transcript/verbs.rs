@@ -3,8 +3,10 @@
 //! changes", "Tag release for the submission", "Push this to a git repo
 //! first") is done when a later line reports each of those verbs in the past
 //! tense ("Committed and pushed.", "Tagged: `v0.3.0`"), on one line or over
-//! several lines and turns ("Committed." … "Pushed to origin."). A deploy is
-//! also reported by its outcome ("glad it's live"). These steps act on the
+//! several lines and turns ("Committed." … "Pushed to origin."), or when the
+//! agent runs the command that does it (`git commit`, `git push`, `git tag`,
+//! `git merge`, `git rebase`, `npm publish`, `cargo publish`, `gh pr merge`).
+//! A deploy is also reported by its outcome ("glad it's live"). These steps act on the
 //! session's one repository or site, so the verb alone names the work.
 
 /// Release verbs and their past tense.
@@ -85,6 +87,30 @@ pub(crate) fn strike(needed: &mut Vec<&'static str>, line: &str) -> bool {
     needed.is_empty()
 }
 
+/// Commands that carry out a release step, and the past tense they settle.
+const COMMANDS: &[(&str, &str)] = &[
+    ("git commit", "committed"),
+    ("git push", "pushed"),
+    ("git tag", "tagged"),
+    ("git merge", "merged"),
+    ("git rebase", "rebased"),
+    ("npm publish", "published"),
+    ("cargo publish", "published"),
+    ("gh pr merge", "merged"),
+];
+
+/// Removes from `needed` the past tenses a command the agent ran carries out
+/// (`git commit -m …` settles "committed", `git push` "pushed"); true when
+/// none is left.
+pub(crate) fn ran(needed: &mut Vec<&'static str>, command: &str) -> bool {
+    for (c, past) in COMMANDS {
+        if command.contains(c) {
+            needed.retain(|p| !p.split('|').any(|w| w == *past));
+        }
+    }
+    needed.is_empty()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +144,19 @@ mod tests {
         assert!(!strike(&mut both, "Committed as `a1b2c3d`."));
         assert!(!strike(&mut both, "Not pushed yet."));
         assert!(strike(&mut both, "Pushed to origin."));
+    }
+
+    #[test]
+    fn steps_carried_out_by_commands() {
+        let mut both = release_steps("Commit and push all changes with credit to Dana").unwrap();
+        assert!(!ran(
+            &mut both,
+            r#"{"command":"git add -A && git commit -m 'feat: x'"}"#
+        ));
+        assert!(!ran(&mut both, "git status"));
+        assert!(ran(&mut both, "git push origin main"));
+        let mut tag = release_steps("Tag release for the submission").unwrap();
+        assert!(!ran(&mut tag, "git push --tags"));
+        assert!(ran(&mut tag, "git tag -a v0.3.0 -m release"));
     }
 }
