@@ -70,6 +70,10 @@ fn ends_lead_in(line: &str) -> bool {
 /// The items of the proposal list that closes `text`, with their 0-based
 /// lines.
 pub(crate) fn closing(text: &str, max_line: usize) -> Vec<(String, usize)> {
+    // A lead-in and a list: two lines at least.
+    if !text.trim().contains('\n') {
+        return Vec::new();
+    }
     let mut fence = Fence::default();
     let lines: Vec<(usize, &str)> = text
         .lines()

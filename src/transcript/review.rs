@@ -89,6 +89,10 @@ fn announces(line: &str) -> bool {
 
 /// The findings of a review message: `(text, 0-based line)`.
 pub(crate) fn findings(text: &str, max_line: usize) -> Vec<(String, usize)> {
+    // Every label ends in `:` or `]`.
+    if !text.contains([':', ']']) {
+        return Vec::new();
+    }
     let mut fence = Fence::default();
     let mut found: Vec<(String, usize)> = Vec::new();
     let mut announced = false;

@@ -262,12 +262,23 @@ const WHEN_ABLE: &[&str] = &[
     "когда вернёшься", "kiedy będziesz", "jak będziesz", "gdy będziesz",
 ];
 
+/// One automaton over [`WHEN_ABLE`] (lowercase forms).
+static WHEN_ABLE_FORMS: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new(WHEN_ABLE).expect("the forms build an automaton")
+    });
+
 /// Steps the agent hands to the user for when they are able, in any
 /// assistant message: "OK. When you're back at your computer, connect to the
 /// server and send me the last 50 log lines so I can see the errors." gives
 /// `Connect to the server and send me the last 50 log lines`. The clause must open the sentence
 /// (after at most two words: "OK.", "Tak", "So"); questions give none.
 pub(crate) fn when_able(text: &str, max_line: usize) -> Vec<(String, String, usize)> {
+    // Every form is followed by a clause after `, `; one automaton over the
+    // lowercased message tells whether any form is there at all.
+    if !text.contains(", ") || !WHEN_ABLE_FORMS.is_match(&super::lower::lower(text)) {
+        return Vec::new();
+    }
     let mut ignored = 0;
     let mut out = Vec::new();
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
