@@ -69,13 +69,10 @@ impl Matcher {
     /// longest first at one start; overlapping later hits are dropped.
     pub(crate) fn find_all(&self, line: &str) -> Vec<Hit> {
         let lower = line.to_ascii_lowercase();
-        // Full lowercasing where it keeps byte offsets (almost always).
-        let full = line.to_lowercase();
-        let full = if full.len() == line.len() {
-            full
-        } else {
-            line.to_string()
-        };
+        // Full lowercasing that keeps every byte offset (a length check on
+        // `to_lowercase` is not enough: ẞ shrinks and İ grows, and together
+        // they cancel out while the positions between them move).
+        let full = super::lower::lower(line);
         let mut hits = Vec::new();
         for (index, kw) in self.keywords.iter().enumerate() {
             let hay = if kw.ascii {
@@ -238,6 +235,21 @@ mod tests {
         assert_eq!(found(&k, "mytodo: x"), None);
         assert_eq!(found(&k, "a FOLLOW-UP item"), Some("follow-up"));
         assert_eq!(found(&k, "deferred, then defer"), Some("defer"));
+    }
+
+    #[test]
+    fn a_non_ascii_keyword_is_found_at_its_place_when_lowercasing_resizes() {
+        // ẞ (3 → 2 bytes) and İ (2 → 3 bytes) cancel out in length.
+        let k = m(&["下一步"]);
+        let line = "ẞ 下一步：补充测试 İ";
+        let hits = k.find_all(line);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(&line[hits[0].start..hits[0].end], "下一步");
+        let k = m(&["Ärger"]);
+        let line = "\u{212A}İ then ärger here";
+        let hits = k.find_all(line);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(&line[hits[0].start..hits[0].end], "ärger");
     }
 
     #[test]

@@ -27,9 +27,40 @@ fn extract_on_a_plain_transcript_with_a_kelvin_sign_exits_zero() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
+#[test]
+fn a_non_ascii_keyword_between_characters_that_shrink_and_grow_is_cut_at_its_own_place() {
+    // ẞ lowercases from 3 bytes to 2 and İ from 2 to 3: the lengths cancel
+    // out, the positions between them do not.
+    let v = Vault::new();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join("t.txt");
+    std::fs::write(&path, "User: hi\n\nAssistant: ẞ 下一步：补充测试 İ\n")
+        .expect("write transcript");
+    let out = v
+        .cmd()
+        .args([
+            "extract",
+            "--transcript",
+            path.to_str().expect("utf-8"),
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("run binary");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let texts: Vec<&str> = json["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .filter_map(|c| c["text"].as_str())
+        .collect();
+    assert!(texts.iter().any(|t| t.starts_with("补充测试")), "{texts:?}");
+}
+
 fn opts() -> Options {
     Options {
-        keywords: ["next session", "todo", "follow-up"]
+        keywords: ["next session", "todo", "follow-up", "下一步"]
             .map(str::to_string)
             .to_vec(),
         handoff_leads: ["still need", "remaining"].map(str::to_string).to_vec(),
@@ -93,6 +124,8 @@ fn piece() -> impl Strategy<Value = String> {
             "the easiest fix is to restart ",
             " dashboard",
             "I ",
+            "下一步：",
+            "补充测试",
         ])
         .prop_map(str::to_string),
         "[a-zA-Zé ]{0,6}",

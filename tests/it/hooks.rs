@@ -696,7 +696,8 @@ fn write_resizing(dir: &Path) -> std::path::PathBuf {
              Add your API key to the config ẞé so the app starts.\n\
              ẞéone more hour: write the retry tests.\n\
              İ note: é replace the key before using it.\n\
-             TODO: rotate the ẞé token",
+             TODO: rotate the ẞé token\n\
+             ẞ 下一步：补充测试 İ",
         ),
     ];
     let path = dir.join("resizing.jsonl");
@@ -716,10 +717,16 @@ fn session_end_and_pre_compact_survive_case_folding_that_resizes() {
         let env = Env::new();
         let out = env.hook(event, &input(&transcript, &v.join("projects/wrap-cli")));
         assert_eq!(out.status.code(), Some(0), "{event}: {}", stderr(&out));
+        let captured = captured_lines(&v);
         assert!(
-            captured_lines(&v).contains(&"rotate the ẞé token".to_string()),
-            "{event}: {:?}",
-            captured_lines(&v)
+            captured.contains(&"rotate the ẞé token".to_string()),
+            "{event}: {captured:?}"
+        );
+        // ẞ shrinks and İ grows by one byte: a non-ASCII keyword between
+        // them is found at its own position.
+        assert!(
+            captured.iter().any(|c| c.starts_with("补充测试")),
+            "{event}: {captured:?}"
         );
     }
 }
