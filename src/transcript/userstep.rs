@@ -169,6 +169,7 @@ pub(crate) fn steps(text: &str, max_line: usize) -> Vec<(String, String, usize)>
     }
     let mut ignored = 0;
     let mut out: Vec<(String, String, usize)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let lines: Vec<&str> = text.lines().collect();
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
         // A list item is a step of a list (how to test, how to use), read by
@@ -236,7 +237,7 @@ pub(crate) fn steps(text: &str, max_line: usize) -> Vec<(String, String, usize)>
                 // "Fund it", "Sign in": a verb with a pronoun or nothing
                 // names no step.
                 let words = t.split_whitespace().count();
-                if words >= 3 && !out.iter().any(|(x, _, _)| *x == t) {
+                if words >= 3 && seen.insert(t.clone()) {
                     out.push((t, "step for the user".to_string(), offset));
                 }
             }
@@ -281,6 +282,7 @@ pub(crate) fn when_able(text: &str, max_line: usize) -> Vec<(String, String, usi
     }
     let mut ignored = 0;
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
         let b = body(&sentence);
         let lower = super::lower::lower(b);
@@ -308,8 +310,15 @@ pub(crate) fn when_able(text: &str, max_line: usize) -> Vec<(String, String, usi
             .filter_map(|e| super::lower::lower(step).find(e))
             .min()
             .unwrap_or(step.len());
+        // An English form needs a step after it ("…, connect to the server"),
+        // not a statement of what will be ("…, the report will be there").
+        // The other languages' clauses are taken as they are: the step-verb
+        // list is English.
+        if form.is_ascii() && !super::steps::step_verb(step) {
+            continue;
+        }
         let t = tidy(&step[..end]);
-        if t.split_whitespace().count() >= 3 && !out.iter().any(|(x, _, _)| *x == t) {
+        if t.split_whitespace().count() >= 3 && seen.insert(t.clone()) {
             out.push((t, "when you can".to_string(), offset));
         }
     }
@@ -383,6 +392,29 @@ mod tests {
         assert!(w("When you're back, want me to deploy it?").is_empty());
         assert!(w("The cache is cleared when you're back online, which is fine.").is_empty());
         assert!(w("I tested what happens when you are at the limit, and it holds.").is_empty());
+        // A statement of what will be, after an English form, is no step.
+        assert!(
+            w("When you're back, the nightly report will already be in docs/report.md.").is_empty()
+        );
+        assert!(
+            w("When you are at the limit, the API returns a 429 and the client backs off.")
+                .is_empty()
+        );
+        assert!(w("Once you're back online, the queued uploads go out on their own.").is_empty());
+    }
+
+    #[test]
+    fn thousands_of_steps_in_one_message_are_each_kept_once() {
+        let mut msg = String::new();
+        for k in 0..3000 {
+            msg.push_str(&format!(
+                "When you get a chance, restart the worker number {k} on the box. "
+            ));
+        }
+        msg.push_str("When you get a chance, restart the worker number 7 on the box.");
+        let found = when_able(&msg, 400);
+        assert_eq!(found.len(), 3000);
+        assert_eq!(found[7].0, "Restart the worker number 7 on the box");
     }
 
     #[test]
