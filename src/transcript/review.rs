@@ -90,7 +90,7 @@ fn announces(line: &str) -> bool {
 /// The findings of a review message: `(text, 0-based line)`.
 pub(crate) fn findings(text: &str, max_line: usize) -> Vec<(String, usize)> {
     // Every label ends in `:` or `]`.
-    if !text.contains([':', ']']) {
+    if !text.contains(':') && !text.contains(']') {
         return Vec::new();
     }
     let mut fence = Fence::default();
