@@ -102,13 +102,63 @@ const COMMANDS: &[(&str, &str)] = &[
 /// Removes from `needed` the past tenses a command the agent ran carries out
 /// (`git commit -m …` settles "committed", `git push` "pushed"); true when
 /// none is left.
+///
+/// `command` is whatever the agent ran or wrote. A command counts only where
+/// a shell command starts: at the start of the text, or after `&&`, `||`,
+/// `;`, `|`, `(`, or an opening quote (a command inside JSON arguments). A
+/// line of a written file ("git push origin your-branch" in a CONTRIBUTING
+/// guide) starts after a bare line break and does not count. Runs that change
+/// nothing do not count: `--dry-run`, `-n`, `--help`; a `git tag` that lists
+/// or deletes (`-l`, `--list`, `-d`, no tag name).
 pub(crate) fn ran(needed: &mut Vec<&'static str>, command: &str) -> bool {
     for (c, past) in COMMANDS {
-        if command.contains(c) {
+        let carried_out = command.match_indices(c).any(|(at, _)| {
+            at_command_start(&command[..at]) && changes_something(c, &command[at + c.len()..])
+        });
+        if carried_out {
             needed.retain(|p| !p.split('|').any(|w| w == *past));
         }
     }
     needed.is_empty()
+}
+
+/// Whether a shell command starts right after `before`.
+fn at_command_start(before: &str) -> bool {
+    let b = before.trim_end_matches([' ', '\t']);
+    b.is_empty()
+        || b.ends_with("&&")
+        || b.ends_with("||")
+        || b.ends_with([';', '|', '(', '"', '\''])
+}
+
+/// Whether the command `name` with arguments `rest` (up to the next command
+/// separator) changes something.
+fn changes_something(name: &str, rest: &str) -> bool {
+    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '-') {
+        return false; // "git pushed", "git commit-tree"
+    }
+    let end = ["&&", "||", ";", "|", "\n", "\"", "'"]
+        .iter()
+        .filter_map(|sep| rest.find(sep))
+        .min()
+        .unwrap_or(rest.len());
+    let args: Vec<&str> = rest[..end].split_whitespace().collect();
+    let has = |flags: &[&str]| args.iter().any(|a| flags.contains(a));
+    if has(&["--dry-run", "-n", "--help", "-h"]) {
+        return false;
+    }
+    if name == "git tag" {
+        return !has(&[
+            "-l",
+            "--list",
+            "-d",
+            "--delete",
+            "-v",
+            "--verify",
+            "--contains",
+        ]) && args.iter().any(|a| !a.starts_with('-'));
+    }
+    true
 }
 
 #[cfg(test)]
@@ -158,5 +208,37 @@ mod tests {
         let mut tag = release_steps("Tag release for the submission").unwrap();
         assert!(!ran(&mut tag, "git push --tags"));
         assert!(ran(&mut tag, "git tag -a v0.3.0 -m release"));
+        // Inside JSON arguments, after a shell separator.
+        let mut push = release_steps("Push the branch").unwrap();
+        assert!(ran(
+            &mut push,
+            r#"{"command":["bash","-lc","cd app && git push origin main"]}"#
+        ));
+    }
+
+    #[test]
+    fn commands_that_change_nothing_or_are_only_written_settle_nothing() {
+        let fresh = || release_steps("Commit and push these changes").unwrap();
+        // A file the agent wrote that explains the commands.
+        let guide = "CONTRIBUTING.md\n# Contributing\n\ngit commit -m 'feat: x'\ngit push origin your-branch\n";
+        assert!(!ran(&mut fresh(), guide));
+        let mut both = fresh();
+        assert!(!ran(&mut both, "git commit --dry-run -m x"));
+        assert!(!ran(&mut both, "git push --dry-run origin main"));
+        assert!(!ran(&mut both, "git push -n"));
+        assert!(!ran(&mut both, "git commit --help"));
+        assert!(!ran(&mut both, "echo 'git pushed'"));
+        assert_eq!(both.len(), 2);
+        let tag = || release_steps("Tag the release for the submission").unwrap();
+        assert!(!ran(&mut tag(), "git tag -l --sort=-v:refname | head -1"));
+        assert!(!ran(&mut tag(), "git tag"));
+        assert!(!ran(&mut tag(), "git tag -d v0.1.0"));
+        assert!(ran(&mut tag(), "git tag v0.3.0 && git push --tags"));
+        // A heredoc commit, then a push on its last line.
+        let mut both = fresh();
+        assert!(ran(
+            &mut both,
+            "git commit -m \"$(cat <<'EOF'\nfeat: x\nEOF\n)\" && git push"
+        ));
     }
 }
