@@ -64,6 +64,34 @@ pub(super) struct Bounds {
 }
 
 impl Bounds {
+    /// Bytes of [`Self::put`].
+    pub(super) const BYTES: usize = 44;
+
+    /// Appends the bounds, little-endian (see `wire`).
+    pub(super) fn put(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.class.to_le_bytes());
+        out.extend_from_slice(&self.len.to_le_bytes());
+        for w in &self.bigrams {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+
+    /// The bounds [`Self::put`] wrote into `b` (`BYTES` long).
+    pub(super) fn get(b: &[u8]) -> Bounds {
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[at..at + 8]);
+            u64::from_le_bytes(w)
+        };
+        let mut len = [0u8; 4];
+        len.copy_from_slice(&b[8..12]);
+        Bounds {
+            class: word(0),
+            len: u32::from_le_bytes(len),
+            bigrams: [word(12), word(20), word(28), word(36)],
+        }
+    }
+
     pub(super) fn of(k: &Key<'_>) -> Bounds {
         Bounds {
             class: k.class,
@@ -96,6 +124,7 @@ pub struct ClusterMemo {
     threshold: u64,
     salt: [u64; 2],
     /// Every distinct text, ascending by identity, with its bounds.
+    #[serde(with = "super::wire::texts")]
     texts: Vec<(TextId, Bounds)>,
     /// Text `n`'s matches are `edges[starts[n]..starts[n + 1]]` (positions
     /// in `texts`; the text itself, which always matches, left out).

@@ -54,12 +54,15 @@ pub struct PairMemo {
     threshold: u64,
     salt: [u64; 2],
     /// Every distinct Done-entry text compared against, ascending.
+    #[serde(with = "super::wire::ids")]
     entries: Vec<TextId>,
     /// The cheap bounds of each entry's key, as `entries`.
+    #[serde(with = "super::wire::bounds")]
     entry_bounds: Vec<Bounds>,
     /// Every distinct open-item text, ascending by identity, with the
     /// bounds of its key and the indices into `entries` of all entries
     /// that matched it, ascending.
+    #[serde(with = "super::wire::lists")]
     queries: Vec<(TextId, Bounds, Vec<u32>)>,
 }
 

@@ -11,6 +11,7 @@ mod rank;
 mod resolve;
 mod resolve_warm;
 mod similarity;
+mod wire;
 
 pub use cluster::cluster;
 pub use cluster_memo::{CLUSTER_MEMO_VERSION, ClusterMemo, cluster_with};
