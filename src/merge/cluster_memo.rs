@@ -45,6 +45,11 @@ pub const CLUSTER_MEMO_VERSION: u32 = 1;
 /// clustered the plain way (which stops at the first match) with no memo.
 const SPARE_EDGES: usize = 4096;
 
+/// Most matching texts one new text may find before the run gives up the
+/// graph: near-identical lines match nearly all their kind, and the budget
+/// below would be spent one comparison at a time.
+const MAX_FOUND: usize = 64;
+
 /// The pairs a run of `texts` distinct texts may find before it gives up
 /// the graph.
 fn edge_budget(texts: usize) -> usize {
@@ -367,6 +372,9 @@ impl<'a> Graph<'a> {
                     bucket.scan(kq, threshold, below, |x| {
                         if x != q && (!self.fresh[x as usize] || x < q) {
                             found.extend(judge(q, kq, x, &all[x as usize], threshold, budget));
+                            if found.len() > MAX_FOUND {
+                                budget.store(SPENT, Ordering::Relaxed);
+                            }
                         }
                         budget.load(Ordering::Relaxed) != SPENT
                     })
@@ -418,6 +426,13 @@ impl<'a> Graph<'a> {
                     .filter(|&x| qb.bigrams_close(&self.bounds[x as usize], threshold))
                     .take_while(|_| budget.load(Ordering::Relaxed) != SPENT)
                     .filter_map(|x| judge(q, &kq, x, &key(x), threshold, budget))
+                    .enumerate()
+                    .map(|(k, pair)| {
+                        if k == MAX_FOUND {
+                            budget.store(SPENT, Ordering::Relaxed);
+                        }
+                        pair
+                    })
                     .collect::<Vec<_>>()
             })
             .collect()

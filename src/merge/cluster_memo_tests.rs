@@ -197,6 +197,11 @@ fn texts_matching_in_too_many_pairs_are_clustered_without_a_graph() {
     let mut memo = ClusterMemo::with_salt([4, 4]);
     assert_eq!(cluster_with(&all, t, Some(&mut memo)), cluster(&all, t));
     assert_eq!(memo.texts(), 0);
+    // 80 of them: within the whole run's budget, but a text matching more
+    // than 64 others gives the graph up as well.
+    let some = items(&specs[..80]);
+    assert_eq!(cluster_with(&some, t, Some(&mut memo)), cluster(&some, t));
+    assert_eq!(memo.texts(), 0);
     // A few of them fit, and are remembered.
     let few = items(&specs[..20]);
     assert_eq!(cluster_with(&few, t, Some(&mut memo)), cluster(&few, t));
