@@ -27,6 +27,7 @@ pub mod guards;
 mod history;
 pub mod item;
 pub mod item_id;
+mod key_memo;
 mod lock;
 pub mod malloc_arenas;
 mod man;

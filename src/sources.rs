@@ -7,7 +7,7 @@ use crate::item::{
     ActiveTask, Goal, Item, ItemStatus, Location, Signal, SkipRecord, SourceKind, UntaggedReason,
     Warning,
 };
-use crate::normalize::key;
+use crate::key_memo::KeyMemo;
 use crate::parse::{
     Check, HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project_in,
 };
@@ -237,7 +237,7 @@ pub(crate) fn scan_read(
         FileRole::Inbox { .. } => inbox_project(&text),
         _ => None,
     };
-    apply_rules(file, doc, known, file_project, &mut scan);
+    apply_rules(file, doc, known, file_project, &headings.keys, &mut scan);
     Ok(scan)
 }
 
@@ -248,6 +248,7 @@ fn apply_rules(
     doc: ParsedDoc,
     known: &[String],
     file_project: Option<String>,
+    keys: &KeyMemo,
     scan: &mut FileScan,
 ) {
     let sessions: Vec<SessionProject> = doc
@@ -365,7 +366,7 @@ fn apply_rules(
         }
         if resolves {
             scan.signals.push(Signal {
-                norm: exact_key(&text),
+                norm: keys.key(&text),
                 text: own(&mut text),
                 private: entry.private,
                 project: project.clone(),
@@ -374,7 +375,7 @@ fn apply_rules(
             });
         } else if collects && !done {
             scan.items.push(Item {
-                norm: exact_key(&text),
+                norm: keys.key(&text),
                 private: entry.private,
                 text: own(&mut text),
                 project: project.clone(),
@@ -404,14 +405,6 @@ fn apply_rules(
             done: done_count,
         });
     }
-}
-
-/// The matching key, its buffer cut to its length: keys live as long as
-/// the run, one per item and signal.
-fn exact_key(text: &str) -> String {
-    let mut norm = key(text);
-    norm.shrink_to_fit();
-    norm
 }
 
 /// One shared copy of each project name a file's items and signals carry

@@ -190,6 +190,9 @@ pub struct HeadingMatcher {
     anywhere: Vec<String>,
     /// The checkbox status map.
     pub(crate) markers: super::StatusMap,
+    /// The matching keys of the entries scanned with this matcher, one per
+    /// distinct text (the files of one scan share it; a copy starts empty).
+    pub(crate) keys: crate::key_memo::KeyMemo,
 }
 
 impl HeadingMatcher {
@@ -226,6 +229,7 @@ impl HeadingMatcher {
             phrases,
             anywhere,
             markers: super::StatusMap::default(),
+            keys: Default::default(),
         }
     }
 
