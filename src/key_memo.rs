@@ -127,7 +127,10 @@ impl KeyMemo {
                 return shard.key(e).to_string();
             }
         }
-        let mut key = crate::normalize::key(text);
+        // Not through `normalize::key`'s own per-thread memo of recent
+        // texts: every repeat is found here, so that memo would only hold
+        // memory during the scan.
+        let mut key = crate::normalize::key_afresh(text);
         key.shrink_to_fit();
         shard
             .lock()

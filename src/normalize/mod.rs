@@ -34,8 +34,9 @@ pub fn key(text: &str) -> String {
     recent::remembered(text, key_afresh)
 }
 
-/// [`key`] computed without the memo of recent texts.
-fn key_afresh(text: &str) -> String {
+/// [`key`] computed without the memo of recent texts (the scan keeps its
+/// own memo of every distinct text, src/key_memo.rs).
+pub(crate) fn key_afresh(text: &str) -> String {
     let mut out = key_fixed_point(head_bytes(text, KEY_INPUT_BYTES));
     if out.chars().count() > KEY_CHARS {
         // Cut before the word the limit falls in (a piece of a word would
