@@ -317,3 +317,5 @@ pub fn extract_path(path: &Path, opts: &Options) -> Result<Extraction, ExtractEr
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_closing;

@@ -11,9 +11,11 @@
 //! recommend, next, option, idea, improve, optional, …). The list closes the
 //! message: at most two prose lines follow it. Items that are questions
 //! (clarifying questions put to the user) are not proposals; fenced code and
-//! table rows are never read; items over the line cap are skipped.
+//! table rows are never read; items over the line cap are skipped; at most
+//! [`MAX_ITEMS`] items are taken.
 
 use super::keywords::{Fence, list_item_body};
+use super::runon::MAX_ITEMS;
 use super::structure::{is_table_row, item_text};
 
 /// Word stems that make a lead-in a proposal, matched at the start of a word
@@ -117,6 +119,10 @@ pub(crate) fn closing(text: &str, max_line: usize) -> Vec<(String, usize)> {
         let item = item_text(body);
         if item.split_whitespace().count() >= 2 || item.chars().count() >= 4 {
             out.push((item, offset));
+        }
+        // A proposal is a short list: the rest of a longer one is not read.
+        if out.len() == MAX_ITEMS {
+            break;
         }
     }
     out

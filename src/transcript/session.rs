@@ -360,26 +360,34 @@ impl<'m> Run<'m> {
     pub(super) fn finish(mut self) -> Extraction {
         self.flush_final();
         // The session ended on the agent's proposal list: nobody answered it.
+        // Each candidate's words are taken once (a proposal list is capped, the
+        // candidates before it are not).
+        let mut words: Vec<Vec<String>> = self
+            .out
+            .candidates
+            .iter()
+            .map(|c| summary::significant(&c.text))
+            .collect();
+        let known = |cands: &[Candidate], words: &[Vec<String>], text: &str| {
+            let own = summary::significant(text);
+            cands.iter().zip(words).any(|(c, w)| {
+                c.text.eq_ignore_ascii_case(text)
+                    || summary::same_task_words((&c.text, w), (text, &own))
+            })
+        };
         for (text, keyword, line) in std::mem::take(&mut self.proposals) {
-            let known =
-                self.out.candidates.iter().any(|c| {
-                    c.text.eq_ignore_ascii_case(&text) || summary::same_task(&c.text, &text)
-                });
-            if !known {
+            if !known(&self.out.candidates, &words, &text) {
+                words.push(summary::significant(&text));
                 self.push(text, &keyword, Origin::Handoff, Role::Assistant, line);
             }
         }
         // The session ended on the agent's offer: nobody answered it. An
         // offer of work the message already left open is not repeated.
         for (text, line) in std::mem::take(&mut self.offers) {
-            if self
-                .out
-                .candidates
-                .iter()
-                .any(|c| summary::same_task(&c.text, &text))
-            {
+            if known(&self.out.candidates, &words, &text) {
                 continue;
             }
+            words.push(summary::significant(&text));
             self.push(
                 text,
                 "closing offer",

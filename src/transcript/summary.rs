@@ -323,7 +323,12 @@ pub(crate) fn todo_settles(item: &str, todo: &str) -> bool {
 /// Whether two task texts name the same task: at least half of the words of
 /// four or more letters of the shorter one appear in the other.
 pub(crate) fn same_task(a: &str, b: &str) -> bool {
-    let (wa, wb) = (significant(a), significant(b));
+    same_task_words((a, &significant(a)), (b, &significant(b)))
+}
+
+/// [`same_task`] on texts whose [`significant`] words are already known (a
+/// text checked against many keeps its words once).
+pub(crate) fn same_task_words((a, wa): (&str, &[String]), (b, wb): (&str, &[String])) -> bool {
     let (short, long) = if wa.len() <= wb.len() {
         (wa, wb)
     } else {
