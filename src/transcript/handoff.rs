@@ -119,8 +119,30 @@ fn awaits_user(lower: &str) -> Option<&'static str> {
         "waiting on your ",
         "waiting for your ",
     ];
+    // Words of a reply in the chat: the next user message gives it, so the
+    // state waits on no step ("go-ahead" is cut at the hyphen).
     const CHAT: &[&str] = &[
-        "reply", "answer", "response", "input", "thoughts", "message", "call",
+        "reply",
+        "answer",
+        "response",
+        "input",
+        "thoughts",
+        "message",
+        "call",
+        "feedback",
+        "approval",
+        "go",
+        "confirmation",
+        "decision",
+        "ok",
+        "okay",
+        "choice",
+        "opinion",
+        "instructions",
+        "direction",
+        "say",
+        "word",
+        "green",
     ];
     FORMS.iter().copied().find(|f| {
         lower.match_indices(*f).any(|(i, _)| {
@@ -394,6 +416,15 @@ mod tests {
             ["The release is staged, awaiting your sign-off"]
         );
         assert!(fin("Drafted three options, awaiting your answer.").is_empty());
+        // Approvals given in the chat are replies, not steps.
+        for t in [
+            "The plan is in docs/migration.md, awaiting your feedback.",
+            "Plan drafted; waiting for your go-ahead before I run it.",
+            "The plan is ready, pending your approval.",
+            "I've written the plan and am waiting on your confirmation.",
+        ] {
+            assert!(fin(t).is_empty(), "{t}");
+        }
         assert!(fin("The spending your budget allows is fine.").is_empty());
     }
 

@@ -8,7 +8,9 @@
 //!
 //! The lead-in is the line right above the list (blank lines allowed): it ends
 //! in `:` or `?` and holds a proposal word ([`PROPOSAL`]: suggest, propose,
-//! recommend, next, option, idea, improve, optional, …). The list closes the
+//! recommend, idea, improve, optional, …; "next", "option" and "possible"
+//! only beside a word of the future such as "step" or "could", [`WEAK`]),
+//! and reports no work done ("I made these improvements:"). The list closes the
 //! message: at most two prose lines follow it. Items that are questions
 //! (clarifying questions put to the user) are not proposals; fenced code and
 //! table rows are never read; items over the line cap are skipped; at most
@@ -22,9 +24,9 @@ use super::structure::{is_table_row, item_text};
 /// (Latin, Cyrillic and Greek scripts) or anywhere (CJK). Lowercase.
 #[rustfmt::skip]
 const PROPOSAL: &[&str] = &[
-    // English
-    "suggest", "propos", "recommend", "next", "option", "idea", "improv", "enhanc",
-    "nice to have", "nice-to-have", "worth ", "could also", "possible",
+    // English ("next", "option" and "possible" are in [`WEAK`])
+    "suggest", "propos", "recommend", "idea", "improv", "enhanc", "optional",
+    "nice to have", "nice-to-have", "worth ", "could also",
     // German
     "vorschlag", "vorschläg", "empfehl", "nächst", "idee", "verbesser", "erweiter",
     "möglich", "sinnvoll", "als nächstes",
@@ -46,19 +48,54 @@ const PROPOSAL_CJK: &[&str] = &[
     "제안", "다음", "추천", "개선",
 ];
 
-/// Whether a lowercased lead-in holds a proposal word.
+/// English words that name further work only beside a word of the future or
+/// of choice ([`FUTURE`]): "Next steps:", "Options for later:", "What could
+/// come next?" propose; "Possible causes:", "The CLI accepts these options:",
+/// "Next I'll:" (a plan the agent carries out) do not.
+const WEAK: &[&str] = &["next", "option", "possible"];
+
+/// Words that make a [`WEAK`] word propose.
+#[rustfmt::skip]
+const FUTURE: &[&str] = &[
+    "step", "could", "would", "should", "might", "consider", "later", "follow-up",
+    "follow up", "future", "what's next", "what next", "up next", "if you", "want",
+    "to do", "todo", "for next",
+];
+
+/// Lead-ins that report work done, not proposed ("I made these
+/// improvements:", "Improvements applied:").
+#[rustfmt::skip]
+const DONE: &[&str] = &[
+    "i made", "i've made", "i have made", "i added", "i've added", "i have added",
+    "i implemented", "i've implemented", "i applied", "i fixed", "i've fixed",
+    "we made", "we added", "we implemented", "were made", "have been", "has been",
+    "made these", "applied", "implemented", "completed",
+];
+
+/// Whether `p` stands in `lower` at the start of a word.
+fn at_word_start(lower: &str, p: &str) -> bool {
+    lower.match_indices(p).any(|(i, _)| {
+        lower[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+            // "Next.js", "next-auth" name a product, not what comes next.
+            && !(p == "next" && lower[i + p.len()..].starts_with(['.', '-']))
+    })
+}
+
+/// Whether a lowercased lead-in holds a proposal word and reports no work
+/// done.
 fn proposes(lower: &str) -> bool {
+    if DONE.iter().any(|d| at_word_start(lower, d)) {
+        return false;
+    }
     if PROPOSAL_CJK.iter().any(|p| lower.contains(p)) {
         return true;
     }
-    PROPOSAL.iter().any(|p| {
-        lower.match_indices(p).any(|(i, _)| {
-            lower[..i]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !c.is_alphanumeric())
-        })
-    })
+    PROPOSAL.iter().any(|p| at_word_start(lower, p))
+        || (WEAK.iter().any(|p| at_word_start(lower, p))
+            && FUTURE.iter().any(|f| lower.contains(f)))
 }
 
 /// Whether a line ends a lead-in: `:` or `?` (also full-width), emphasis and
@@ -171,5 +208,38 @@ mod tests {
         // "context" holds "next" inside a word only.
         assert!(items("In this context:\n- Cache it\n- Retry uploads").is_empty());
         assert!(items("No lead-in at all\n- Cache it").is_empty());
+        // Work done, a diagnosis, a description, a product name, a plan the
+        // agent carries out itself.
+        for lead in [
+            "Done. I made these improvements:",
+            "Possible causes:",
+            "Next.js app structure:",
+            "The CLI accepts these options:",
+            "Improvements applied:",
+            "Next I'll:",
+        ] {
+            let t = format!(
+                "{lead}\n- Cached the parsed config for each run\n- Removed the second round trip"
+            );
+            assert!(items(&t).is_empty(), "{lead}");
+        }
+    }
+
+    #[test]
+    fn weak_words_propose_beside_a_word_of_the_future() {
+        for lead in [
+            "Next steps:",
+            "What's next?",
+            "Options for later:",
+            "Possible follow-ups:",
+            "Things we could do next:",
+        ] {
+            let t = format!("{lead}\n- Cache the parsed config\n- Retry failed uploads");
+            assert_eq!(
+                items(&t),
+                ["Cache the parsed config", "Retry failed uploads"],
+                "{lead}"
+            );
+        }
     }
 }

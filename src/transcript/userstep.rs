@@ -96,16 +96,30 @@ const BEFORE: &[&str] = &[
     "be sure to",
     "remember to",
     "don't forget to",
-    // "the easiest fix is to restart the service from the dashboard"
-    "fix is to",
-    "way is to",
-    "option is to",
-    "step is to",
+    // "the easiest fix is to restart the service from the dashboard": a way
+    // recommended to the user; not "the workflow's last step is to …" or
+    // "one option is to …" (a description).
+    "easiest fix is to",
+    "simplest fix is to",
+    "quickest fix is to",
+    "fastest fix is to",
+    "easiest way is to",
+    "simplest way is to",
+    "quickest way is to",
+    "fastest way is to",
+    "easiest option is to",
+    "simplest option is to",
+    "best option is to",
+    "your next step is to",
+    "your only step left is to",
+    "your best bet is to",
 ];
 
 /// Where the clause of a step ends.
 const CLAUSE_ENDS: &[&str] = &[
     "; ",
+    ", but ",
+    ", which ",
     ", then ",
     ", and then ",
     " — ",
@@ -419,6 +433,15 @@ mod tests {
 
     #[test]
     fn not_steps() {
+        // A description of a process, or a way the agent took itself.
+        for t in [
+            "The next step is to enable the webhook in the Stripe dashboard, which I am doing now.",
+            "The workflow's last step is to redeploy the app from the Vercel dashboard automatically.",
+            "After the migration the script's final step is to rotate the key in the AWS console without downtime.",
+            "One option is to restart the service from the dashboard, but I already did that through the API.",
+        ] {
+            assert!(texts(t).is_empty(), "{t}");
+        }
         assert!(texts("I'll grant the service account access in the console.").is_empty());
         assert!(texts("Next, we enable the flag in the dashboard.").is_empty());
         assert!(texts("Did you grant the permission?").is_empty());
