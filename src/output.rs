@@ -111,8 +111,9 @@ pub(crate) fn audit(r: &Report, status: &str, verbose: u8) -> String {
     {
         let _ = writeln!(
             o,
-            "cache: {} files reused, {} re-read{}{}",
+            "cache: {} file{} reused, {} re-read{}{}",
             c.reused,
+            if c.reused == 1 { "" } else { "s" },
             c.reread,
             if c.pairs_reused {
                 "; pairwise answers reused"

@@ -1,9 +1,10 @@
 //! The merge's memos kept between runs in `.agents/cache/pairs.bin`, framed
 //! and signed like the per-file results: the pairwise answers of resolution
 //! ([`PairMemo`], src/merge/memo.rs) and the match graph of clustering
-//! ([`ClusterMemo`], src/merge/cluster_memo.rs). Both re-check every
-//! remembered match they rely on; their remembered non-matches are trusted,
-//! which is why only memos signed with the user's key are handed to the merge.
+//! ([`ClusterMemo`], src/merge/cluster_memo.rs). The pairwise memo re-checks
+//! every remembered match it relies on and trusts its remembered non-matches;
+//! the clustering memo trusts its match graph both ways. That trust is why
+//! only memos signed with the user's key are handed to the merge.
 
 use super::{CacheUse, MAX_BYTES, Mode, PAIRS_FILE, container, from_bytes, secret, to_bytes};
 use crate::merge::{ClusterMemo, PairMemo};

@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Version of the memo's meaning: bump it whenever the comparison
 /// (similarity, guards, key) or the layout changes.
-pub const CLUSTER_MEMO_VERSION: u32 = 1;
+pub(crate) const CLUSTER_MEMO_VERSION: u32 = 1;
 
 /// Most matching pairs a run looks for beyond one per text: a vault of
 /// near-identical texts (every pair matching) has far more, and is
@@ -212,7 +212,7 @@ impl ClusterMemo {
 /// [`cluster`] with a match-graph memo from an earlier run: the same
 /// clusters; afterwards the memo holds this run's graph, for the next.
 /// `None` is plain [`cluster`].
-pub fn cluster_with(
+pub(crate) fn cluster_with(
     items: &[Item],
     threshold: f64,
     memo: Option<&mut ClusterMemo>,

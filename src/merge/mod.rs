@@ -14,7 +14,8 @@ mod similarity;
 mod wire;
 
 pub use cluster::cluster;
-pub use cluster_memo::{CLUSTER_MEMO_VERSION, ClusterMemo, cluster_with};
+pub use cluster_memo::ClusterMemo;
+use cluster_memo::cluster_with;
 pub use index::{Bucket, SimIndex};
 pub use memo::{MEMO_VERSION, PairMemo};
 pub use rank::{compare, due, overdue, tier};

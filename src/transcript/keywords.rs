@@ -41,10 +41,11 @@ impl Matcher {
             .map(|k| {
                 let ascii = k.is_ascii();
                 let alnum = |c: Option<char>| ascii && c.is_some_and(|c| c.is_ascii_alphanumeric());
+                // Folded as the line is ([`fold`]), so both sides agree.
                 let needle = if ascii {
                     k.to_ascii_lowercase()
                 } else {
-                    k.to_lowercase()
+                    fold(k)
                 };
                 let (left, right) = (alnum(k.chars().next()), alnum(k.chars().next_back()));
                 let name = k.to_string();
@@ -72,7 +73,7 @@ impl Matcher {
         // Full lowercasing that keeps every byte offset (a length check on
         // `to_lowercase` is not enough: ẞ shrinks and İ grows, and together
         // they cancel out while the positions between them move).
-        let full = super::lower::lower(line);
+        let full = fold(line);
         let mut hits = Vec::new();
         for (index, kw) in self.keywords.iter().enumerate() {
             let hay = if kw.ascii {
@@ -212,6 +213,18 @@ pub(crate) fn goal_text(first_line: &str) -> Option<String> {
     (!rest.is_empty()).then(|| rest.to_string())
 }
 
+/// Lowercase without moving byte positions ([`super::lower::lower`]), with
+/// the final sigma ς read as σ (both two bytes): `to_lowercase` writes ς at a
+/// word's end, the character-by-character fold never does.
+fn fold(s: &str) -> String {
+    let l = super::lower::lower(s);
+    if l.contains('ς') {
+        l.replace('ς', "σ")
+    } else {
+        l
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +263,17 @@ mod tests {
         let hits = k.find_all(line);
         assert_eq!(hits.len(), 1);
         assert_eq!(&line[hits[0].start..hits[0].end], "ärger");
+    }
+
+    #[test]
+    fn a_greek_keyword_matches_in_either_case() {
+        // Upper case folds to a σ at the end, lower case is written with ς.
+        for kw in ["ΕΠΌΜΕΝΟΣ", "επόμενος"] {
+            let k = m(&[kw]);
+            for line in ["ΕΠΌΜΕΝΟΣ: έλεγχος", "επόμενος: έλεγχος"] {
+                assert_eq!(k.find_all(line).len(), 1, "{kw} in {line}");
+            }
+        }
     }
 
     #[test]

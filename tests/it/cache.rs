@@ -70,7 +70,7 @@ fn audit_reports_files_reused_and_reread() {
     );
     let text = ok(&v, &["audit", "-v"]);
     assert!(
-        text.contains("cache: 1 files reused, 1 re-read; pairwise answers reused\n"),
+        text.contains("cache: 1 file reused, 1 re-read; pairwise answers reused\n"),
         "{text}"
     );
     assert!(!ok(&v, &["audit"]).contains("cache:"));
