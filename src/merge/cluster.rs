@@ -84,25 +84,37 @@ pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> V
         let cid = assigned[of[i] as usize] as usize;
         if cid == clusters.len() {
             // Clusters are numbered in the order their first item comes.
-            clusters.push(Cluster {
-                members: vec![i],
-                project: item.project_owned(),
-                first_seen: item.date,
-                last_seen: item.date,
-            });
+            clusters.push(Cluster::start(i, item));
             continue;
         }
-        let c = &mut clusters[cid];
-        c.members.push(i);
-        if let Some(d) = item.date {
-            c.first_seen = Some(c.first_seen.map_or(d, |f| f.min(d)));
-            c.last_seen = Some(c.last_seen.map_or(d, |l| l.max(d)));
-        }
-        if c.project.is_none() && item.project.is_some() {
-            c.project = item.project_owned();
-        }
+        clusters[cid].join(i, item);
     }
     clusters
+}
+
+impl Cluster {
+    /// The cluster item `i` starts.
+    pub(super) fn start(i: usize, item: &Item) -> Cluster {
+        Cluster {
+            members: vec![i],
+            project: item.project_owned(),
+            first_seen: item.date,
+            last_seen: item.date,
+        }
+    }
+
+    /// Item `i` joins: the dates widen, and a cluster without a project takes
+    /// the item's.
+    pub(super) fn join(&mut self, i: usize, item: &Item) {
+        self.members.push(i);
+        if let Some(d) = item.date {
+            self.first_seen = Some(self.first_seen.map_or(d, |f| f.min(d)));
+            self.last_seen = Some(self.last_seen.map_or(d, |l| l.max(d)));
+        }
+        if self.project.is_none() && item.project.is_some() {
+            self.project = item.project_owned();
+        }
+    }
 }
 
 /// The cluster number of each item (distinct texts, in rank order): the

@@ -459,23 +459,10 @@ impl<'a> Graph<'a> {
             }
             if best == u32::MAX {
                 led[t].push(clusters.len() as u32);
-                clusters.push(Cluster {
-                    members: vec![i],
-                    project: item.project_owned(),
-                    first_seen: item.date,
-                    last_seen: item.date,
-                });
+                clusters.push(Cluster::start(i, item));
                 continue;
             }
-            let c = &mut clusters[best as usize];
-            c.members.push(i);
-            if let Some(d) = item.date {
-                c.first_seen = Some(c.first_seen.map_or(d, |f| f.min(d)));
-                c.last_seen = Some(c.last_seen.map_or(d, |l| l.max(d)));
-            }
-            if c.project.is_none() {
-                c.project = item.project_owned();
-            }
+            clusters[best as usize].join(i, item);
         }
         clusters
     }
