@@ -270,6 +270,23 @@ fn echo(payload: Option<Item>) -> Decoded {
 /// Removes the given `(open, close)` blocks (tags included). A removed block
 /// that spanned lines leaves a line break; an unclosed block hides the rest.
 pub(super) fn strip_blocks(text: &str, blocks: &[(&str, &str)]) -> String {
+    // Most messages hold no tag at all: one byte search settles them.
+    let mut firsts: Vec<u8> = blocks
+        .iter()
+        .filter_map(|(o, _)| o.bytes().next())
+        .collect();
+    firsts.sort_unstable();
+    firsts.dedup();
+    let hay = text.as_bytes();
+    let tagless = match firsts[..] {
+        [a] => memchr::memchr(a, hay).is_none(),
+        [a, b] => memchr::memchr2(a, b, hay).is_none(),
+        [a, b, c] => memchr::memchr3(a, b, c, hay).is_none(),
+        _ => false,
+    };
+    if tagless {
+        return text.to_string();
+    }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     loop {

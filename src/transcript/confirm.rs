@@ -125,9 +125,19 @@ fn same_word(a: &str, b: &str) -> bool {
 /// The clauses of a sentence: "I put the key in, go ahead and deploy it"
 /// reports in its first clause and asks in its second.
 fn clauses(sentence: &str) -> Vec<&str> {
+    static SEPARATORS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 5]> =
+        std::sync::LazyLock::new(|| {
+            [", ", "; ", " but ", " so ", " then "].map(memchr::memmem::Finder::new)
+        });
     let mut out = vec![sentence];
-    for sep in [", ", "; ", " but ", " so ", " then "] {
-        out = out.into_iter().flat_map(|c| c.split(sep)).collect();
+    for sep in SEPARATORS.iter() {
+        // Every clause is a part of the sentence: one without the separator
+        // has none to split.
+        if sep.find(sentence.as_bytes()).is_none() {
+            continue;
+        }
+        let needle = std::str::from_utf8(sep.needle()).unwrap_or_default();
+        out = out.into_iter().flat_map(|c| c.split(needle)).collect();
     }
     out
 }
@@ -143,14 +153,16 @@ pub(crate) enum Report {
 
 /// Whether a sentence reports, in the first person, something the user did
 /// or has: its words and how it reports, when it does.
+/// Whether a word (between white space) is a first-person subject.
+fn subject(x: &str) -> bool {
+    let x = x.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+    ["i", "i've", "ive", "we", "we've"]
+        .iter()
+        .any(|s| x.eq_ignore_ascii_case(s))
+}
+
 fn first_person_report(sentence: &str) -> Option<(Vec<String>, Report)> {
     let t = sentence.trim();
-    let subject = |x: &str| {
-        let x = x.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
-        ["i", "i've", "ive", "we", "we've"]
-            .iter()
-            .any(|s| x.eq_ignore_ascii_case(s))
-    };
     if t.ends_with('?') || !t.split_whitespace().take(4).any(subject) {
         return None;
     }
@@ -191,6 +203,11 @@ fn names_half(objects: &[String], words: &[String]) -> bool {
 /// The first-person reports of a user message (see the module docs), read
 /// once per message; sentences longer than `max_line` are skipped.
 pub(crate) fn reports(text: &str, max_line: usize) -> Vec<(Vec<String>, Report)> {
+    // Sentences and clauses split at white space, so a report's subject is a
+    // word of the whole text: without one there is nothing to read.
+    if !text.split_whitespace().any(subject) {
+        return Vec::new();
+    }
     text.lines()
         .flat_map(super::structure::sentences)
         .filter(|s| s.chars().count() <= max_line)

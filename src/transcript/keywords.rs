@@ -25,6 +25,57 @@ pub(crate) struct Hit {
 /// The configured keyword set.
 pub(crate) struct Matcher {
     keywords: Vec<Keyword>,
+    /// One automaton over the distinct needles of the ASCII keywords (searched
+    /// in the ASCII-lowercased line) and one over the others (searched in the
+    /// folded line), with the keywords of each needle in index order.
+    ascii: Needles,
+    other: Needles,
+}
+
+/// Distinct needles in one automaton; `owners[p]` are the keywords of pattern `p`.
+struct Needles {
+    automaton: Option<aho_corasick::AhoCorasick>,
+    owners: Vec<Vec<usize>>,
+    /// Every needle holds a non-ASCII character (so none occurs in an ASCII line).
+    non_ascii: bool,
+}
+
+impl Needles {
+    fn new<'a>(needles: impl Iterator<Item = (usize, &'a str)>) -> Self {
+        let mut patterns: Vec<&str> = Vec::new();
+        let mut owners: Vec<Vec<usize>> = Vec::new();
+        for (index, needle) in needles {
+            match patterns.iter().position(|p| *p == needle) {
+                Some(p) => owners[p].push(index),
+                None => {
+                    patterns.push(needle);
+                    owners.push(vec![index]);
+                }
+            }
+        }
+        let non_ascii = patterns.iter().all(|p| !p.is_ascii());
+        // Standard semantics report every occurrence of every needle,
+        // overlapping ones included, as a search from each position would.
+        // Building fails only past 2^31 patterns, far beyond a config file.
+        let automaton = (!patterns.is_empty())
+            .then(|| aho_corasick::AhoCorasick::new(&patterns).ok())
+            .flatten();
+        Needles {
+            automaton,
+            owners,
+            non_ascii,
+        }
+    }
+
+    /// Every occurrence `(keyword, start, end)` in `hay`.
+    fn each(&self, hay: &str, mut f: impl FnMut(usize, usize, usize)) {
+        let Some(ac) = &self.automaton else { return };
+        for m in ac.find_overlapping_iter(hay) {
+            for &index in &self.owners[m.pattern().as_usize()] {
+                f(index, m.start(), m.end());
+            }
+        }
+    }
 }
 
 fn is_word(c: char) -> bool {
@@ -57,8 +108,22 @@ impl Matcher {
                     right,
                 }
             })
-            .collect();
-        Matcher { keywords }
+            .collect::<Vec<Keyword>>();
+        let part = |ascii: bool| {
+            Needles::new(
+                keywords
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, k)| k.ascii == ascii)
+                    .map(|(i, k)| (i, k.needle.as_str())),
+            )
+        };
+        let (ascii, other) = (part(true), part(false));
+        Matcher {
+            keywords,
+            ascii,
+            other,
+        }
     }
 
     /// The configured name of keyword `index` (from a [`Hit`]).
@@ -69,33 +134,27 @@ impl Matcher {
     /// Every keyword occurrence in `line` on word boundaries, by start, the
     /// longest first at one start; overlapping later hits are dropped.
     pub(crate) fn find_all(&self, line: &str) -> Vec<Hit> {
-        let lower = line.to_ascii_lowercase();
-        // Full lowercasing that keeps every byte offset (a length check on
-        // `to_lowercase` is not enough: ẞ shrinks and İ grows, and together
-        // they cancel out while the positions between them move).
-        let full = fold(line);
         let mut hits = Vec::new();
-        for (index, kw) in self.keywords.iter().enumerate() {
-            let hay = if kw.ascii {
-                lower.as_str()
-            } else {
-                full.as_str()
-            };
-            let mut from = 0;
-            while let Some(pos) = hay.get(from..).and_then(|h| h.find(kw.needle.as_str())) {
-                let start = from + pos;
-                let end = start + kw.needle.len();
-                let before = line.get(..start).and_then(|s| s.chars().next_back());
-                let after = line.get(end..).and_then(|s| s.chars().next());
-                if (!kw.left || !before.is_some_and(is_word))
-                    && (!kw.right || !after.is_some_and(is_word))
-                {
-                    hits.push(Hit { index, start, end });
-                }
-                from = start + line[start..].chars().next().map_or(1, char::len_utf8);
+        let mut keep = |index: usize, start: usize, end: usize| {
+            let kw = &self.keywords[index];
+            let before = line.get(..start).and_then(|s| s.chars().next_back());
+            let after = line.get(end..).and_then(|s| s.chars().next());
+            if (!kw.left || !before.is_some_and(is_word))
+                && (!kw.right || !after.is_some_and(is_word))
+            {
+                hits.push(Hit { index, start, end });
             }
+        };
+        self.ascii.each(&line.to_ascii_lowercase(), &mut keep);
+        // A needle with a non-ASCII character never occurs in an ASCII line.
+        if !(self.other.non_ascii && line.is_ascii()) {
+            // Full lowercasing that keeps every byte offset (a length check on
+            // `to_lowercase` is not enough: ẞ shrinks and İ grows, and together
+            // they cancel out while the positions between them move).
+            self.other.each(&fold(line), &mut keep);
         }
-        hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+        // At one start the longest first, then the keyword configured first.
+        hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end), h.index));
         let mut out: Vec<Hit> = Vec::with_capacity(hits.len());
         for h in hits {
             if out.last().is_none_or(|l| h.start >= l.end) {
@@ -345,3 +404,7 @@ mod tests {
         assert_eq!(goal_text("목표"), None);
     }
 }
+
+#[cfg(test)]
+#[path = "keywords_tests.rs"]
+mod automaton_tests;

@@ -30,6 +30,14 @@ const LEADS: &[&str] = &[
     "most valuable next",
 ];
 
+static LEAD_AUTOMATON: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(LEADS)
+            .expect("the leads build an automaton")
+    });
+
 /// Verbs that open the action of a work paragraph, beyond the step verbs.
 #[rustfmt::skip]
 const ACTIONS: &[&str] = &[
@@ -58,7 +66,8 @@ fn lead(line: &str) -> Option<(char, &str)> {
     let t = line.trim().trim_end_matches(['*', '_', ' ']);
     for s in sentences(t) {
         let lower = super::lower::lower(s);
-        let Some(at) = LEADS.iter().filter_map(|l| lower.find(l)).min() else {
+        // The leftmost start of any lead (leftmost semantics find it).
+        let Some(at) = LEAD_AUTOMATON.find(&lower).map(|m| m.start()) else {
             continue;
         };
         // Where the sentence sits in the line (it is a subslice of `t`).

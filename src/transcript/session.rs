@@ -55,6 +55,12 @@ pub(super) struct Run<'m> {
     pub(super) out: Extraction,
     pub(super) todos: Todos,
     pub(super) open: Vec<Open>,
+    /// Indices into `open` of the release steps not known settled: the only
+    /// candidates a turn that names, does and confirms nothing can settle.
+    releases: Vec<usize>,
+    /// Indices into `open` of the summary tasks and recap items not known
+    /// settled: the candidates a user moving on can settle.
+    carried: Vec<usize>,
     pub(super) last_request: Option<(String, usize)>,
     /// Hand-offs of the latest assistant message, taken when it proves to
     /// end an exchange (a user message or the end follows): `(text, keyword, line)`.
@@ -99,6 +105,8 @@ impl<'m> Run<'m> {
             },
             todos: Todos::default(),
             open: Vec::new(),
+            releases: Vec::new(),
+            carried: Vec::new(),
             last_request: None,
             final_hits: Vec::new(),
             final_msg: None,
@@ -115,12 +123,19 @@ impl<'m> Run<'m> {
         if matches!(origin, Origin::Message | Origin::Handoff | Origin::Summary) {
             let words = summary::parts(&text);
             let verb = summary::lead_verb(&text);
+            let release = verbs::release_steps(&text);
+            if release.is_some() {
+                self.releases.push(self.open.len());
+            }
+            if origin == Origin::Summary || self.recap.is_some() {
+                self.carried.push(self.open.len());
+            }
             self.open.push(Open {
                 index: self.out.candidates.len(),
                 names: done::names(&text),
                 confirm: confirm::step(&text, verb.as_deref(), words.len()),
                 words,
-                release: verbs::release_steps(&text),
+                release,
                 recap: self.recap,
                 verb,
                 resolved: false,
@@ -164,14 +179,30 @@ impl<'m> Run<'m> {
             Vec::new()
         };
         let confirmed = |step: &confirm::Step| confirm::confirms(step, &reports);
-        for open in self.open.iter_mut().filter(|o| !o.resolved) {
-            let verb = open.verb.as_deref();
-            open.resolved = done(&open.names, &open.words, None, verb)
-                || confirmed(&open.confirm)
-                || open.release.as_mut().is_some_and(|r| {
-                    text.lines().any(|l| verbs::strike(r, l))
-                        || turn.acted.iter().any(|a| verbs::ran(r, a))
-                });
+        if lines.is_empty() && turn.acted.is_empty() && reports.is_empty() {
+            // No done line, no action, no confirmation: of the open
+            // candidates only a release step can be settled, by a line that
+            // reports it ("pushed"). Most turns are these: checking every
+            // candidate on each would grow with the square of the session.
+            let open = &mut self.open;
+            self.releases.retain(|&i| !open[i].resolved);
+            for &i in &self.releases {
+                let o = &mut open[i];
+                o.resolved = o
+                    .release
+                    .as_mut()
+                    .is_some_and(|r| text.lines().any(|l| verbs::strike(r, l)));
+            }
+        } else {
+            for open in self.open.iter_mut().filter(|o| !o.resolved) {
+                let verb = open.verb.as_deref();
+                open.resolved = done(&open.names, &open.words, None, verb)
+                    || confirmed(&open.confirm)
+                    || open.release.as_mut().is_some_and(|r| {
+                        text.lines().any(|l| verbs::strike(r, l))
+                            || turn.acted.iter().any(|a| verbs::ran(r, a))
+                    });
+            }
         }
         let still_open = |text: &str| {
             let release = verbs::release_steps(text);
@@ -300,11 +331,14 @@ impl<'m> Run<'m> {
                     // pasted earlier) and answered; the user moved on. A
                     // summary task put off ("Eventually reconnect …") was
                     // never the work the agent went on with: it stays.
-                    for open in &mut self.open {
-                        let recap = open.recap.is_some_and(|l| l < line);
-                        let c = &self.out.candidates[open.index];
+                    let open = &mut self.open;
+                    self.carried.retain(|&i| !open[i].resolved);
+                    for &i in &self.carried {
+                        let o = &mut open[i];
+                        let recap = o.recap.is_some_and(|l| l < line);
+                        let c = &self.out.candidates[o.index];
                         if recap || (c.origin == Origin::Summary && !deferral::puts_off(&c.text)) {
-                            open.resolved = true;
+                            o.resolved = true;
                         }
                     }
                 }
