@@ -66,6 +66,8 @@ const PENDING_ACTIONS: &[&str] = &[
 
 /// The `has not been <action>` phrase in a lowercased sentence, if any.
 fn not_been(lower: &str) -> Option<&'static str> {
+    // Every form holds " been ": one search rules most text out.
+    memchr::memmem::find(lower.as_bytes(), b" been ")?;
     NOT_BEEN.iter().copied().find(|p| {
         lower.match_indices(*p).any(|(i, _)| {
             let next = lower[i + p.len()..]

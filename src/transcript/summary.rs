@@ -243,7 +243,11 @@ pub(crate) fn significant(text: &str) -> Vec<String> {
 pub(crate) fn done_lines(text: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let lower = text.to_lowercase();
-    if !done_words().any(|d| lower.contains(d)) {
+    static DONE_WORDS: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::new(done_words()).expect("the done words build an automaton")
+        });
+    if !DONE_WORDS.is_match(&lower) {
         return out;
     }
     for line in text.lines() {
