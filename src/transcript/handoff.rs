@@ -257,7 +257,19 @@ pub(crate) fn final_answer(
     }
     let mut ignored = 0;
     for (offset, sentence) in prose(text, max_line, &mut ignored) {
-        if listed.contains(&offset) {
+        // A sentence ending in a colon before a list or a heading introduces
+        // them ("here's what still needs to be done:"); it is no hand-off itself.
+        let introduces = || {
+            sentence
+                .trim_end_matches(['*', '_', ' '])
+                .ends_with([':', '：'])
+                && lines
+                    .iter()
+                    .skip(offset + 1)
+                    .find(|l| !l.trim().is_empty())
+                    .is_some_and(|l| list_item_body(l).is_some() || l.trim_start().starts_with('#'))
+        };
+        if listed.contains(&offset) || introduces() {
             continue;
         }
         let b = body(&sentence);

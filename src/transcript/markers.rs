@@ -267,9 +267,10 @@ fn at(matcher: &Matcher, body: &str, hit: &Hit) -> Option<Found> {
     let colon = if name.ends_with(':') {
         Some(after)
     } else {
+        let after = after.trim_start_matches([' ', '\t', '*', '_']);
         after
-            .trim_start_matches([' ', '\t', '*', '_'])
             .strip_prefix([':', '：'])
+            .or_else(|| work_noun_colon(after))
     };
     if let Some(rest) = colon
         && (clause_start(prefix) || prefix.split_whitespace().count() <= 3)
@@ -301,6 +302,25 @@ fn at(matcher: &Matcher, body: &str, hit: &Hit) -> Option<Found> {
     None
 }
 
+/// Nouns of work that may stand between a phrase and its colon ("Suggested
+/// next command: …", "Next steps for you: …" is not one).
+const WORK_NOUNS: &[&str] = &[
+    "command", "commands", "action", "actions", "task", "tasks", "item", "items", "move", "moves",
+    "step", "steps",
+];
+
+/// After a phrase, `<work noun>:` and the text after the colon.
+fn work_noun_colon(after: &str) -> Option<&str> {
+    let end = after.find(|c: char| !c.is_alphabetic())?;
+    let noun = &after[..end];
+    if !WORK_NOUNS.iter().any(|n| n.eq_ignore_ascii_case(noun)) {
+        return None;
+    }
+    after[end..]
+        .trim_start_matches(['*', '_'])
+        .strip_prefix([':', '：'])
+}
+
 /// Whether `line` is a lead-in: a heading holding a phrase, or a line ending in
 /// `:` holding one.
 pub(crate) fn lead_in(matcher: &Matcher, line: &str) -> Option<usize> {
@@ -312,7 +332,7 @@ pub(crate) fn lead_in(matcher: &Matcher, line: &str) -> Option<usize> {
     let bold = t.starts_with("**") && t.ends_with("**") && t.len() > 4;
     let colon = t.trim_end_matches(['*', '_', ' ']).ends_with([':', '：']);
     if heading.is_none() && !bold && !colon {
-        return None;
+        return bare_phrase(matcher, t);
     }
     if heading.is_none() && !bold && list_item_body(t).is_some() {
         // A list item ending in ':' is a lead-in only at the start of a clause.
@@ -324,6 +344,31 @@ pub(crate) fn lead_in(matcher: &Matcher, line: &str) -> Option<usize> {
         return None;
     }
     matcher.find_all(text).first().map(|h| h.index)
+}
+
+/// A line that is a phrase alone, perhaps with a qualifier in parentheses
+/// ("Next steps (optional)", "次のステップ（必要なら）"): a lead-in without its
+/// colon. No word may stand beside the phrase and its qualifier.
+fn bare_phrase(matcher: &Matcher, t: &str) -> Option<usize> {
+    if list_item_body(t).is_some() {
+        return None;
+    }
+    let hits = matcher.find_all(t);
+    let hit = hits.first()?;
+    let mut rest = format!("{} {}", &t[..hit.start], &t[hit.end..]);
+    for (open, close) in [('(', ')'), ('（', '）')] {
+        while let (Some(a), Some(b)) = (rest.find(open), rest.rfind(close)) {
+            if b < a {
+                break;
+            }
+            rest.replace_range(a..b + close.len_utf8(), " ");
+        }
+    }
+    let words = rest
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .count();
+    (words == 0 && !t.ends_with(['.', '!', '?', '。'])).then_some(hit.index)
 }
 
 /// Predicates that say the listed work is finished: "All pending tasks are

@@ -120,6 +120,10 @@ impl<'m> Run<'m> {
     }
 
     fn push(&mut self, text: String, keyword: &str, origin: Origin, role: Role, line: usize) {
+        // "Follow-ups: none." names no follow-up.
+        if super::nothing::says_nothing(&text) {
+            return;
+        }
         if matches!(origin, Origin::Message | Origin::Handoff | Origin::Summary) {
             let words = summary::parts(&text);
             let verb = summary::lead_verb(&text);
@@ -228,6 +232,12 @@ impl<'m> Run<'m> {
         // A private span runs across the lines of its message.
         if let std::borrow::Cow::Owned(red) = crate::privacy::redact(&turn.text) {
             turn.text = red;
+        }
+        // A prompt template sent as user text: only the user's words count.
+        if turn.role == Role::User
+            && let Some(words) = super::template::user_words(&turn.text)
+        {
+            turn.text = words;
         }
         let todos = std::mem::take(&mut turn.todos);
         for op in todos {

@@ -103,6 +103,8 @@ fn scan_with(
     let mut out = Vec::new();
     let mut fence = Fence::default();
     let mut state = State::Prose;
+    // The list item, ending in `:`, whose nested items join it.
+    let mut gather: Option<usize> = None;
     for (offset, line) in text.lines().enumerate() {
         if fence.is_code(line) {
             continue;
@@ -123,6 +125,7 @@ fn scan_with(
                 State::Prose => None,
             };
             state = State::Prose;
+            gather = None;
             if let Some((keyword, body, indent, heading)) = item {
                 // A long item keeps the list going.
                 state = State::List {
@@ -173,13 +176,21 @@ fn scan_with(
                         heading,
                     };
                     push(&mut out, item_text(body), keyword, offset);
+                    gather = gathers(&out);
                     continue;
                 }
                 (Some(body), Some(base)) if ind <= base => {
                     push(&mut out, item_text(body), keyword, offset);
+                    gather = gathers(&out);
                     continue;
                 }
-                (_, Some(base)) if ind > base => continue,
+                (nested, Some(base)) if ind > base => {
+                    // "Suggested commands:" + nested items: one candidate.
+                    if let (Some(body), Some(at)) = (nested, gather) {
+                        join_nested(&mut out[at].text, &item_text(body), max_line);
+                    }
+                    continue;
+                }
                 (None, None) if heading && !is_heading(line) && line.trim_end().ends_with(':') => {
                     continue;
                 }
@@ -244,6 +255,29 @@ fn opens_steps(line: &str) -> bool {
         || ["then ", "first, ", "next, "]
             .iter()
             .any(|c| lower.starts_with(c))
+}
+
+/// The last candidate, when it is a list item ending in `:` that its nested
+/// items complete (they stay with their parent, as one candidate).
+fn gathers(out: &[Hit]) -> Option<usize> {
+    out.last()
+        .filter(|h| h.text.trim_end().ends_with([':', '：']))
+        .map(|_| out.len() - 1)
+}
+
+/// Appends a nested item to its parent's text: after the colon, then after
+/// `; `, while the text stays within `max_line` characters.
+fn join_nested(parent: &mut String, item: &str, max_line: usize) {
+    if item.is_empty() || parent.chars().count() + item.chars().count() + 2 > max_line {
+        return;
+    }
+    if parent.trim_end().ends_with([':', '：']) {
+        parent.truncate(parent.trim_end().len());
+        parent.push(' ');
+    } else {
+        parent.push_str("; ");
+    }
+    parent.push_str(item);
 }
 
 /// The text after `phrase:`: one candidate, or one per item of a run-on list.

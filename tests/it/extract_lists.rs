@@ -1,0 +1,108 @@
+//! `extract` rules for templates, empty lists and the shapes lists take in
+//! final answers (docs/FORMAT.md §9.1): each through the binary, on a corpus
+//! transcript or a small plain-text one.
+
+use crate::common::Vault;
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/transcripts/corpus");
+
+fn texts(v: &Vault, transcript: &str) -> Vec<String> {
+    let out = v.json(&["extract", "--transcript", transcript, "--format", "json"]);
+    out["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| c["text"].as_str().expect("text").to_string())
+        .collect()
+}
+
+fn corpus(v: &Vault, file: &str) -> Vec<String> {
+    texts(v, &format!("{CORPUS}/{file}"))
+}
+
+/// A plain-text transcript written into the vault's folder.
+fn plain(v: &Vault, name: &str, body: &str) -> Vec<String> {
+    let path = v.path().join(name);
+    std::fs::write(&path, body).expect("write transcript");
+    texts(v, path.to_str().expect("utf-8 path"))
+}
+
+#[test]
+fn a_prompt_template_is_read_for_the_users_words_only() {
+    let v = Vault::new();
+    // The template's "TODO markers", "follow-up items" and "Next steps" are
+    // instructions; the agent's "Follow-ups: none." names nothing.
+    assert!(corpus(&v, "codex-27-command-template-negative.jsonl").is_empty());
+    let t = "User:\n## User Input\n\n```text\nNext session: add a CSV export\n```\n\n## Outline\n\n\
+             Next steps: fill every placeholder.\n\nAssistant: Noted.\n";
+    assert_eq!(plain(&v, "t.txt", t), ["add a CSV export"]);
+    let t = "User: Fix the bug described in $ARGUMENTS.\n\nNext steps: open a pull request.\n\n\
+             Assistant: Which bug?\n";
+    assert!(plain(&v, "u.txt", t).is_empty());
+}
+
+#[test]
+fn a_list_that_says_it_is_empty_gives_nothing() {
+    let v = Vault::new();
+    let t = "User: tidy the imports\n\nAssistant: Done.\n\nFollow-ups: none.\n\nNext steps:\n- n/a\n\n\
+             Open items: nothing so far\n";
+    assert!(plain(&v, "t.txt", t).is_empty());
+    // "None of …" is a sentence, not an empty list.
+    let t =
+        "User: ok\n\nAssistant: Next steps: none of the tests cover the retry path yet, add one\n";
+    assert_eq!(
+        plain(&v, "u.txt", t),
+        ["none of the tests cover the retry path yet, add one"]
+    );
+}
+
+#[test]
+fn a_next_priority_heading_leads_in_its_numbered_items() {
+    let v = Vault::new();
+    // The sentence ending in a colon before the heading is no candidate.
+    assert_eq!(
+        corpus(&v, "claude-51-next-priority-items.jsonl"),
+        [
+            "**Conflict handling** - The merge step exists but drops the older edit silently. Need to keep both versions and flag the record",
+            "**Retry queue** - Failed pushes are lost today. Add a queue that retries with: exponential backoff; a dead-letter folder after five tries",
+        ]
+    );
+}
+
+#[test]
+fn nested_items_join_a_parent_ending_in_a_colon() {
+    let v = Vault::new();
+    assert_eq!(
+        corpus(&v, "codex-28-next-actions-nested.jsonl"),
+        [
+            "Suggested commands: Add a task for rounding partial refunds to `tasks.md`; Write an audit retention section in `specs/ledger.md`"
+        ]
+    );
+    // A parent without a colon keeps its nested items out of its text.
+    let t = "User: plan?\n\nAssistant: Next steps:\n- Ship the parser\n  - it is fast\n";
+    assert_eq!(plain(&v, "t.txt", t), ["Ship the parser"]);
+}
+
+#[test]
+fn a_noun_of_work_may_stand_before_the_colon() {
+    let v = Vault::new();
+    assert_eq!(
+        corpus(&v, "codex-29-suggested-next-command.jsonl"),
+        ["`make migration-plan`"]
+    );
+    // Another noun keeps the colon out of reach.
+    let t = "User: ok\n\nAssistant: Suggested next reading: the design notes.\n";
+    assert!(!plain(&v, "t.txt", t).contains(&"the design notes".to_string()));
+}
+
+#[test]
+fn a_phrase_alone_on_its_line_leads_in_a_list() {
+    let v = Vault::new();
+    assert_eq!(
+        corpus(&v, "codex-30-bare-lead-in.jsonl"),
+        ["`cd api && npm test`", "`cd api && npm run lint`"]
+    );
+    // With a word beside it the phrase is a sentence, not a lead-in.
+    let t = "User: ok\n\nAssistant: 나중에 README 업데이트\n";
+    assert_eq!(plain(&v, "t.txt", t), ["나중에 README 업데이트"]);
+}
