@@ -8,7 +8,8 @@
 //! `### Assistant`, …). A JSON file whose records match neither Claude Code
 //! nor Codex is refused ([`ExtractError::NotRecognised`]) unless text is forced.
 //!
-//! **What is read.** Main-thread user and assistant text only: no tool input or
+//! **What is read.** Main-thread user and assistant text only (of a prompt
+//! template sent as user text, the user's words: [`template`]): no tool input or
 //! output, thinking, sidechains, meta records (skill bodies, caveats), slash
 //! commands (except `/goal`) or injected blocks (`<local-command-stdout>`,
 //! `<system-reminder>`, `<task-notification>`, Codex environment and
@@ -27,7 +28,8 @@
 //!   manual steps handed to the user mid-message, and steps put off until
 //!   the user can ("when you're back at your computer, …") ([`userstep`]); a proposal
 //!   list closing the agent's last message that no user message answered
-//!   ([`proposal`]);
+//!   ([`proposal`]); a request that hands the next move to the user, with the
+//!   agent's promise to go on, in the session's last message ([`awaits`]);
 //! - `summary`: the pending / next-step items of a compaction summary
 //!   ([`summary`]);
 //! - `agent-todo`: the agent's own todo list as it stands at the end, items
@@ -51,6 +53,7 @@
 //! **Goal**: a user message whose first non-blank line starts with `/goal `,
 //! `goal:` or `objective:` (case-insensitive) states the goal; the latest wins.
 
+mod awaits;
 mod claude;
 mod codex;
 mod confirm;

@@ -4,8 +4,8 @@
 use super::keywords::{self, Matcher};
 use super::todo::Todos;
 use super::{
-    Candidate, Extraction, Goal, Origin, Role, Turn, confirm, deferral, done, handoff, offer, plan,
-    proposal, structure, summary, userstep, verbs,
+    Candidate, Extraction, Goal, Origin, Role, Turn, awaits, confirm, deferral, done, handoff,
+    offer, plan, proposal, structure, summary, userstep, verbs,
 };
 
 /// A message, hand-off or summary candidate a later turn may report done.
@@ -72,6 +72,9 @@ pub(super) struct Run<'m> {
     /// Work the latest assistant message offered in its closing question
     /// ([`offer::closing`]): a candidate only if the session ends unanswered.
     offers: Vec<(String, usize)>,
+    /// Requests of the latest final message that hand the next move to the
+    /// user ([`awaits::requests`]): candidates only if the session ends there.
+    requests: Vec<(String, usize)>,
     /// The proposal list that closed the latest assistant message holding one
     /// ([`proposal::closing`]): candidates only if no user message follows
     /// (later messages of the agent, a slash command or a skill run do not
@@ -111,6 +114,7 @@ impl<'m> Run<'m> {
             final_hits: Vec::new(),
             final_msg: None,
             offers: Vec::new(),
+            requests: Vec::new(),
             proposals: Vec::new(),
             skip_echoes: false,
             answered_since_summary: false,
@@ -318,6 +322,7 @@ impl<'m> Run<'m> {
                 }
                 self.final_hits.clear();
                 self.offers.clear();
+                self.requests.clear();
                 let proposed = proposal::closing(&turn.text, self.max_line);
                 if !proposed.is_empty() {
                     self.proposals = proposed
@@ -332,6 +337,7 @@ impl<'m> Run<'m> {
                 // the user answered its closing offer, if any.
                 self.flush_final();
                 self.offers.clear();
+                self.requests.clear();
                 self.proposals.clear();
                 // "continue" after a usage limit asks for the same work: the
                 // user did not move on.
@@ -375,6 +381,10 @@ impl<'m> Run<'m> {
                 .map(|(t, k, o)| (t, k, at(o)))
                 .collect();
             self.offers = offer::closing(&text, self.max_line)
+                .into_iter()
+                .map(|(t, o)| (t, at(o)))
+                .collect();
+            self.requests = awaits::requests(&text, self.max_line)
                 .into_iter()
                 .map(|(t, o)| (t, at(o)))
                 .collect();
@@ -435,6 +445,20 @@ impl<'m> Run<'m> {
             self.push(
                 text,
                 "closing offer",
+                Origin::Handoff,
+                Role::Assistant,
+                line,
+            );
+        }
+        // The session ended on the agent waiting for the user.
+        for (text, line) in std::mem::take(&mut self.requests) {
+            if known(&self.out.candidates, &words, &text) {
+                continue;
+            }
+            words.push(summary::significant(&text));
+            self.push(
+                text,
+                "waiting on you",
                 Origin::Handoff,
                 Role::Assistant,
                 line,

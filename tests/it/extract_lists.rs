@@ -106,3 +106,19 @@ fn a_phrase_alone_on_its_line_leads_in_a_list() {
     let t = "User: ok\n\nAssistant: 나중에 README 업데이트\n";
     assert_eq!(plain(&v, "t.txt", t), ["나중에 README 업데이트"]);
 }
+
+#[test]
+fn the_session_ending_on_a_request_with_a_promise_leaves_it_open() {
+    let v = Vault::new();
+    assert_eq!(
+        corpus(&v, "claude-52-waiting-on-user.jsonl"),
+        [
+            "Run `make migrate ENV=staging` and paste the row counts it prints — once I have them, I'll compare them with production and drop the old table"
+        ]
+    );
+    // Answered by the user; a polite closing is no request.
+    assert!(corpus(&v, "codex-31-request-answered-negative.jsonl").is_empty());
+    // Without a promise, a request is no hand-off of this rule.
+    let t = "User: ok\n\nAssistant: The diff is ready. Please review the diff in `src/app.ts` closely.\n";
+    assert!(plain(&v, "t.txt", t).is_empty());
+}
