@@ -435,34 +435,19 @@ impl<'m> Run<'m> {
                 self.push(text, &keyword, Origin::Handoff, Role::Assistant, line);
             }
         }
-        // The session ended on the agent's offer: nobody answered it. An
-        // offer of work the message already left open is not repeated.
-        for (text, line) in std::mem::take(&mut self.offers) {
+        // The session ended on the agent's offer, or on the agent waiting for
+        // the user: nobody answered it. Work the message already left open is
+        // not repeated.
+        let offers = std::mem::take(&mut self.offers);
+        let requests = std::mem::take(&mut self.requests);
+        let closing = (offers.into_iter().map(|o| (o, "closing offer")))
+            .chain(requests.into_iter().map(|r| (r, "waiting on you")));
+        for ((text, line), keyword) in closing {
             if known(&self.out.candidates, &words, &text) {
                 continue;
             }
             words.push(summary::significant(&text));
-            self.push(
-                text,
-                "closing offer",
-                Origin::Handoff,
-                Role::Assistant,
-                line,
-            );
-        }
-        // The session ended on the agent waiting for the user.
-        for (text, line) in std::mem::take(&mut self.requests) {
-            if known(&self.out.candidates, &words, &text) {
-                continue;
-            }
-            words.push(summary::significant(&text));
-            self.push(
-                text,
-                "waiting on you",
-                Origin::Handoff,
-                Role::Assistant,
-                line,
-            );
+            self.push(text, keyword, Origin::Handoff, Role::Assistant, line);
         }
         let done = self.todos.done();
         for open in &mut self.open {
