@@ -58,7 +58,14 @@ pub(crate) fn names(text: &str) -> Vec<String> {
             rest = after;
             break;
         };
-        let span = after[..close].trim();
+        // `cd backend && uv run pytest` is found where the agent ran
+        // `uv run pytest` in that folder (Codex keeps the folder apart).
+        let mut span = after[..close].trim();
+        while let Some(rest) = span.strip_prefix("cd ")
+            && let Some((_, command)) = rest.split_once("&&")
+        {
+            span = command.trim();
+        }
         if span.chars().count() >= 3 {
             let single = !span.contains(char::is_whitespace);
             out.push(if single { stem(span) } else { span }.to_string());
@@ -93,6 +100,15 @@ pub(crate) fn acted_on(names: &[String], action: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_is_named_without_the_folder_it_runs_in() {
+        assert_eq!(names("`cd backend && uv run pytest`"), ["uv run pytest"]);
+        assert!(acted_on(
+            &names("Run `cd api && cd web && npm test`"),
+            r#"{"command":"npm test","workdir":"/srv/api/web"}"#
+        ));
+    }
 
     #[test]
     fn code_names() {

@@ -122,3 +122,17 @@ fn the_session_ending_on_a_request_with_a_promise_leaves_it_open() {
     let t = "User: ok\n\nAssistant: The diff is ready. Please review the diff in `src/app.ts` closely.\n";
     assert!(plain(&v, "t.txt", t).is_empty());
 }
+
+#[test]
+fn a_command_step_run_later_in_its_folder_is_settled() {
+    let v = Vault::new();
+    let out = v.json(&[
+        "extract",
+        "--transcript",
+        &format!("{CORPUS}/codex-32-steps-run-later-negative.jsonl"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out["candidates"], serde_json::json!([]));
+    assert_eq!(out["resolved"], 2, "both steps settled by the runs");
+}
