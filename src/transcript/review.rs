@@ -14,6 +14,34 @@
 use super::keywords::{Fence, list_item_body};
 use super::structure::{is_table_row, sentences};
 
+/// A review the agent answers as one JSON object (Codex's review mode:
+/// `{"findings": [{"title": "[P1] …", "body": "…"}, …], …}`), written out
+/// as a findings section of one paragraph per titled finding.
+fn json_review(text: &str) -> Option<String> {
+    let t = text.trim();
+    if !(t.starts_with('{') && t.ends_with('}') && t.contains("\"findings\"")) {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(t).ok()?;
+    let titles: Vec<&str> = value
+        .get("findings")?
+        .as_array()?
+        .iter()
+        .filter_map(|f| f.get("title")?.as_str())
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && !t.contains('\n'))
+        .collect();
+    (!titles.is_empty()).then(|| {
+        let mut out = String::from("## Findings\n");
+        for title in titles {
+            out.push('\n');
+            out.push_str(title.trim_end_matches('.'));
+            out.push_str(".\n");
+        }
+        out
+    })
+}
+
 /// Severity labels (lowercase), in the languages of the phrase lists.
 #[rustfmt::skip]
 const SEVERITY: &[&str] = &[
@@ -89,6 +117,9 @@ fn announces(line: &str) -> bool {
 
 /// The findings of a review message: `(text, 0-based line)`.
 pub(crate) fn findings(text: &str, max_line: usize) -> Vec<(String, usize)> {
+    if let Some(listed) = json_review(text) {
+        return findings(&listed, max_line);
+    }
     // Every label ends in `:` or `]`.
     if !text.contains(':') && !text.contains(']') {
         return Vec::new();
@@ -180,6 +211,21 @@ mod tests {
             texts(t),
             ["P1: Token refresh drops the retry header — src/auth.ts:40"]
         );
+    }
+
+    #[test]
+    fn a_review_answered_as_json_gives_its_titled_findings() {
+        let t = r#"{"findings": [{"title": "[P1] Refunds skip the ledger lock", "body": "Two refunds can interleave.", "priority": 1}, {"title": "[P3] Typo in the error text", "body": "x"}], "overall_correctness": "patch is incorrect"}"#;
+        assert_eq!(
+            texts(t),
+            [
+                "P1: Refunds skip the ledger lock",
+                "P3: Typo in the error text"
+            ]
+        );
+        // No titled finding, or not the whole message: nothing.
+        assert!(texts(r#"{"findings": [], "overall_correctness": "patch is correct"}"#).is_empty());
+        assert!(texts(r#"Here: {"findings": [{"title": "[P1] x y z"}]}"#).is_empty());
     }
 
     #[test]

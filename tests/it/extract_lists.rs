@@ -136,3 +136,15 @@ fn a_command_step_run_later_in_its_folder_is_settled() {
     assert_eq!(out["candidates"], serde_json::json!([]));
     assert_eq!(out["resolved"], 2, "both steps settled by the runs");
 }
+
+#[test]
+fn a_review_answered_as_json_leaves_its_findings_open() {
+    let v = Vault::new();
+    assert_eq!(
+        corpus(&v, "codex-33-review-as-json.jsonl"),
+        [
+            "P1: Refund totals ignore the currency of the order",
+            "P2: Export leaves the temp file behind on error"
+        ]
+    );
+}
