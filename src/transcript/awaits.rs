@@ -55,6 +55,14 @@ fn promises(lower: &str) -> bool {
 
 /// The requests the message ends the session on, with their line offsets.
 pub(super) fn requests(text: &str, max_line: usize) -> Vec<(String, usize)> {
+    // Every opening ends in "lease " or "indly " (any case of its first letter).
+    static OPENS: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new(["lease ", "LEASE ", "indly ", "INDLY "])
+            .expect("the openings build an automaton")
+    });
+    if !OPENS.is_match(text) {
+        return Vec::new();
+    }
     let mut said: Vec<(usize, &str)> = Vec::new();
     let mut fence = Fence::default();
     for (offset, line) in text.lines().enumerate() {

@@ -350,7 +350,9 @@ pub(crate) fn lead_in(matcher: &Matcher, line: &str) -> Option<usize> {
 /// ("Next steps (optional)", "次のステップ（必要なら）"): a lead-in without its
 /// colon. No word may stand beside the phrase and its qualifier.
 fn bare_phrase(matcher: &Matcher, t: &str) -> Option<usize> {
-    if list_item_body(t).is_some() {
+    // Short: a few words, a few dozen characters (most prose lines are not).
+    let long = t.split_whitespace().nth(6).is_some() || t.chars().nth(48).is_some();
+    if long || list_item_body(t).is_some() {
         return None;
     }
     let hits = matcher.find_all(t);

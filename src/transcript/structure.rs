@@ -68,6 +68,13 @@ pub(crate) fn scan_lists(matcher: &Matcher, text: &str, max_line: usize) -> Vec<
 /// The sentences of `line`, split after `.`, `!`, `?` (and their CJK forms)
 /// followed by a space or the end, outside `code spans`.
 pub(crate) fn sentences(line: &str) -> Vec<&str> {
+    // Without a sentence end the line is one sentence.
+    if memchr::memchr3(b'.', b'!', b'?', line.as_bytes()).is_none()
+        && (line.is_ascii() || !line.contains(['。', '！', '？']))
+    {
+        let t = line.trim();
+        return if t.is_empty() { Vec::new() } else { vec![t] };
+    }
     let mut out = Vec::new();
     let mut start = 0;
     let mut code = false;

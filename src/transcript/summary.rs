@@ -242,12 +242,21 @@ pub(crate) fn significant(text: &str) -> Vec<String> {
 /// The lowercased words of each line of `text` that holds a done word.
 pub(crate) fn done_lines(text: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
-    let lower = text.to_lowercase();
     static DONE_WORDS: std::sync::LazyLock<aho_corasick::AhoCorasick> =
         std::sync::LazyLock::new(|| {
-            aho_corasick::AhoCorasick::new(done_words()).expect("the done words build an automaton")
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(done_words())
+                .expect("the done words build an automaton")
         });
-    if !DONE_WORDS.is_match(&lower) {
+    // An ASCII text is searched as it is (the automaton ignores ASCII case);
+    // any other is lowercased first, as the words are.
+    let found = if text.is_ascii() {
+        DONE_WORDS.is_match(text)
+    } else {
+        DONE_WORDS.is_match(&text.to_lowercase())
+    };
+    if !found {
         return out;
     }
     for line in text.lines() {
@@ -348,6 +357,15 @@ pub(crate) fn same_task_words((a, wa): (&str, &[String]), (b, wb): (&str, &[Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn done_words_are_lowercase_so_case_blind_search_agrees() {
+        for d in done_words() {
+            assert_eq!(d, d.to_lowercase(), "{d}");
+        }
+        assert_eq!(done_lines("Tests DONE for the parser").len(), 1);
+        assert_eq!(done_lines("ÉTAPE TERMINÉ").len(), 1);
+    }
 
     const SUMMARY: &str = "This session is being continued from a previous conversation that ran out of context.\n\
 Analysis:\nLots of prose. Next steps: not this one.\n\n\

@@ -18,6 +18,8 @@ pub(super) fn user_words(text: &str) -> Option<String> {
     if text.contains("$ARGUMENTS") {
         return Some(String::new());
     }
+    // A heading needs a `#`: most messages are settled by one byte search.
+    memchr::memchr(b'#', text.as_bytes())?;
     let lines: Vec<&str> = text.lines().collect();
     let at = lines
         .iter()
