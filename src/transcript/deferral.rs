@@ -126,21 +126,47 @@ fn first_form(lower: &str, user: bool) -> Option<usize> {
 }
 
 /// Whether a task's text puts it off ("Eventually reconnect to a 2.4 GHz
-/// network", "Add caching later"): any form of [`FORMS`], strong or weak, or
-/// an English word for some later time.
+/// network", "Add caching later", "Later: add caching"): a form of
+/// [`FORMS`], strong or weak, or an English word for some later time, that
+/// governs the task: at its start or at its end (trailing punctuation aside).
+/// A time word inside it describes the work ("Fix the read that eventually
+/// times out", "Reject dates in the future in the form"): it is no deferral.
 pub(crate) fn puts_off(text: &str) -> bool {
     let lower = super::lower::lower(text);
-    first_form(&lower, true).is_some()
-        || [
-            "eventually",
-            "in the future",
-            "someday",
-            "long-term",
-            "long term",
-            "at some point",
-        ]
-        .iter()
-        .any(|p| holds(&lower, p))
+    let t = lower
+        .trim()
+        .trim_start_matches(['*', '_', '-', ' '])
+        .trim_end_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '.' | '!' | '*' | '_' | ')' | '。')
+        });
+    let governs = |start: usize, end: usize| start == 0 || end == t.len();
+    let form = AUTOMATON.find_overlapping_iter(t).any(|m| {
+        let (_, form, _) = FORMS[m.pattern().as_usize()];
+        let before = t[..m.start()].chars().next_back();
+        let after = t[m.end()..].chars().next();
+        let bounded = !worded(form)
+            || !before.is_some_and(char::is_alphanumeric)
+                && !after.is_some_and(char::is_alphanumeric);
+        bounded && governs(m.start(), m.end())
+    });
+    form || [
+        "eventually",
+        "in the future",
+        "someday",
+        "long-term",
+        "long term",
+        "at some point",
+    ]
+    .iter()
+    .any(|p| {
+        t.match_indices(p).any(|(i, _)| {
+            let before = t[..i].chars().next_back();
+            let after = t[i + p.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric)
+                && !after.is_some_and(char::is_alphanumeric)
+                && governs(i, i + p.len())
+        })
+    })
 }
 
 /// Whether the English `phrase` stands in `lower` on word boundaries.
@@ -295,6 +321,22 @@ mod tests {
         assert!(puts_off("以后再优化缓存"));
         assert!(!puts_off("Verify the overlay appears after the fix"));
         assert!(!puts_off("Translate the collateral"));
+        assert!(puts_off("Add caching later."));
+        assert!(puts_off("Later: add caching"));
+        assert!(puts_off("Move the sessions to Redis at some point"));
+        // A time word inside the task describes the work, it puts nothing off.
+        assert!(!puts_off(
+            "Fix the sensor read that eventually times out after an hour of uptime"
+        ));
+        assert!(!puts_off(
+            "Reject schedule dates in the future in the settings form"
+        ));
+        assert!(!puts_off(
+            "Retry the sensor read two seconds later when it fails"
+        ));
+        assert!(!puts_off(
+            "Plan the long-term storage of readings in SQLite"
+        ));
     }
 
     #[test]

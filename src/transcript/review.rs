@@ -5,10 +5,12 @@
 //! work left to do: the candidate is the label and the finding's first
 //! sentence, with the first sentence of its fix after " — fix: ".
 //!
-//! Read only in a message that ends an exchange, and only when it is a review:
-//! two findings or more, or one under a heading or lead-in naming findings
-//! (`Findings`, `Review`, `Issues`, …). A finding that reports itself settled
-//! ("fixed", "resolved", "none", "no issues") is none; fenced code and table
+//! Read only in a message that ends an exchange, and only in a review: after
+//! a heading or lead-in naming findings (`Findings`, `Review`, `Issues`, …)
+//! that does not report them handled ("All review findings are handled:").
+//! Labels elsewhere are something else (version rules, benchmark tiers). A
+//! finding that reports itself settled ("none found", "fixed in …", "… —
+//! resolved", "the path now takes the lock") is none; fenced code and table
 //! rows are never read.
 
 use super::keywords::{Fence, list_item_body};
@@ -53,12 +55,42 @@ const SEVERITY: &[&str] = &[
     "критично", "критическая", "критический", "высокий", "средний", "низкий",
 ];
 
-/// Words that, in a finding's first sentence, report it settled.
+/// Words that, opening or closing a finding's first sentence, report it
+/// settled ("none found", "fixed in 4f2a1c9", "… — resolved").
 #[rustfmt::skip]
 const SETTLED: &[&str] = &[
-    "fixed", "resolved", "addressed", "none", "no issues", "nothing", "n/a", "looks good",
-    "lgtm", "done", "✅",
+    "fixed", "resolved", "addressed", "none", "no issues", "n/a", "looks good", "lgtm", "done",
+    "✅", "handled",
 ];
+
+/// Words of a lead-in that reports the findings under it handled ("All review
+/// findings are handled in 4f2a1c9:").
+#[rustfmt::skip]
+const HANDLED: &[&str] = &[
+    "handled", "fixed", "addressed", "resolved", "done", "applied", "closed",
+];
+
+/// Whether a finding's first sentence (lowercase) reports it settled: a
+/// settled word opens or closes it, it is "nothing …" in three words or
+/// fewer, or it says what the code does "now" (a change, described).
+fn settled(lower: &str) -> bool {
+    let t = lower.trim().trim_end_matches(['.', '!', ')', ' ']);
+    let bounded = |rest: &str| rest.chars().next().is_none_or(|c| !c.is_alphanumeric());
+    let opens = SETTLED
+        .iter()
+        .any(|w| t.strip_prefix(w).is_some_and(bounded));
+    let closes = SETTLED.iter().any(|w| {
+        t.strip_suffix(w).is_some_and(|before| {
+            before
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+        })
+    });
+    let nothing = t.starts_with("nothing") && t.split_whitespace().count() <= 3;
+    let now = t.split(|c: char| !c.is_alphanumeric()).any(|w| w == "now");
+    opens || closes || nothing || now
+}
 
 /// Words of a heading or lead-in that announces findings.
 #[rustfmt::skip]
@@ -105,14 +137,18 @@ fn label(body: &str) -> Option<(String, &str)> {
     ))
 }
 
-/// Whether a heading or lead-in line announces findings.
+/// Whether a heading or lead-in line announces findings (and does not report
+/// them handled).
 fn announces(line: &str) -> bool {
     let t = line.trim();
     let heading = t.starts_with('#')
         || (t.starts_with("**") && t.ends_with("**"))
         || t.trim_end_matches(['*', '_']).ends_with(':');
     let lower = super::lower::lower(t);
-    heading && REVIEW_HEADINGS.iter().any(|w| lower.contains(w))
+    let handled = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| HANDLED.contains(&w));
+    heading && !handled && REVIEW_HEADINGS.iter().any(|w| lower.contains(w))
 }
 
 /// The findings of a review message: `(text, 0-based line)`.
@@ -138,21 +174,15 @@ pub(crate) fn findings(text: &str, max_line: usize) -> Vec<(String, usize)> {
             continue;
         }
         let body = list_item_body(line).unwrap_or(line.trim_start());
-        if let Some((label, rest)) = label(body) {
+        // Only after a heading or lead-in naming findings: labels elsewhere
+        // are something else (version rules, benchmark tiers).
+        if let Some((label, rest)) = label(body).filter(|_| announced) {
             current = None;
             fixed = false;
             let Some(first) = sentences(rest).into_iter().next() else {
                 continue;
             };
-            let lower = super::lower::lower(first);
-            let settled = SETTLED.iter().any(|w| {
-                lower.match_indices(w).any(|(i, _)| {
-                    lower[..i]
-                        .chars()
-                        .next_back()
-                        .is_none_or(|c| !c.is_alphanumeric())
-                })
-            });
+            let settled = settled(&super::lower::lower(first));
             let first = first.trim().trim_end_matches(['.', ' ']);
             if settled || first.split_whitespace().count() < 3 || first.chars().count() > max_line {
                 continue;
@@ -166,6 +196,7 @@ pub(crate) fn findings(text: &str, max_line: usize) -> Vec<(String, usize)> {
             current = None;
             continue;
         }
+
         if let Some(i) = current.filter(|_| !fixed) {
             for s in sentences(line.trim()) {
                 let lower = super::lower::lower(s);
@@ -181,11 +212,7 @@ pub(crate) fn findings(text: &str, max_line: usize) -> Vec<(String, usize)> {
             }
         }
     }
-    if found.len() >= 2 || (announced && !found.is_empty()) {
-        found
-    } else {
-        Vec::new()
-    }
+    found
 }
 
 #[cfg(test)]

@@ -148,3 +148,30 @@ fn a_review_answered_as_json_leaves_its_findings_open() {
         ]
     );
 }
+
+#[test]
+fn severity_labels_count_only_under_a_review_heading_not_reported_handled() {
+    let v = Vault::new();
+    assert!(corpus(&v, "claude-54-labels-not-a-review-negative.jsonl").is_empty());
+    assert!(corpus(&v, "codex-34-severity-words-not-a-review-negative.jsonl").is_empty());
+    // Under a review heading, a finding opening with "nothing" is a finding.
+    let t = "User: review the auth module\n\nAssistant: **Findings**\n\n\
+             Critical: nothing validates the token signature before use.\n\
+             High: the done callback fires twice when the refresh fails.\n\
+             Low: none found.\n";
+    assert_eq!(
+        plain(&v, "t.txt", t),
+        [
+            "Critical: nothing validates the token signature before use",
+            "High: the done callback fires twice when the refresh fails"
+        ]
+    );
+}
+
+#[test]
+fn a_time_word_inside_a_summary_task_puts_nothing_off() {
+    let v = Vault::new();
+    assert!(corpus(&v, "claude-53-summary-time-words-negative.jsonl").is_empty());
+    // The put-off task of the original session stays open.
+    assert_eq!(corpus(&v, "claude-46-summary-task-put-off.jsonl").len(), 1);
+}
