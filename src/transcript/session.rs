@@ -33,6 +33,31 @@ fn pasted_recap(text: &str) -> bool {
     text.lines().filter(|l| !l.trim().is_empty()).count() >= 10 && !summary::items(text).is_empty()
 }
 
+/// Verbs of a step that asks the user to send something back.
+const SEND_BACK: &[&str] = &[
+    "send", "paste", "share", "forward", "post", "attach", "upload",
+];
+
+/// Whether a hand-off asks the user to send something to the agent: it opens
+/// with a verb of [`SEND_BACK`] and names the agent (`me`, `us`).
+fn sends_back(verb: Option<&str>, text: &str) -> bool {
+    verb.is_some_and(|v| SEND_BACK.contains(&v))
+        && text
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case("me") || w.eq_ignore_ascii_case("us"))
+}
+
+/// Whether a user message carries content (what was asked for), not a bare
+/// acknowledgement: six words or more, or two non-blank lines.
+fn with_content(text: &str) -> bool {
+    text.split_whitespace().nth(5).is_some()
+        || text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .nth(1)
+            .is_some()
+}
+
 /// Whether a user message only asks the agent to go on with the same work
 /// ("continue", "keep going", "try again"): four words at most, one of them a
 /// continuation word.
@@ -58,6 +83,10 @@ pub(super) struct Run<'m> {
     /// Indices into `open` of the release steps not known settled: the only
     /// candidates a turn that names, does and confirms nothing can settle.
     releases: Vec<usize>,
+    /// Indices into `open` of hand-offs that ask the user to send something
+    /// back ("send me the output of `npm ls`"): the user's next message with
+    /// content answers them.
+    sends: Vec<usize>,
     /// Indices into `open` of the summary tasks and recap items not known
     /// settled: the candidates a user moving on can settle.
     carried: Vec<usize>,
@@ -110,6 +139,7 @@ impl<'m> Run<'m> {
             open: Vec::new(),
             releases: Vec::new(),
             carried: Vec::new(),
+            sends: Vec::new(),
             last_request: None,
             final_hits: Vec::new(),
             final_msg: None,
@@ -137,6 +167,9 @@ impl<'m> Run<'m> {
             }
             if origin == Origin::Summary || self.recap.is_some() {
                 self.carried.push(self.open.len());
+            }
+            if origin == Origin::Handoff && sends_back(verb.as_deref(), &text) {
+                self.sends.push(self.open.len());
             }
             self.open.push(Open {
                 index: self.out.candidates.len(),
@@ -171,6 +204,12 @@ impl<'m> Run<'m> {
             return;
         }
         self.read_final();
+        if turn.role == Role::User && with_content(text) {
+            // "Send me the output": the user's answer sends it.
+            for i in std::mem::take(&mut self.sends) {
+                self.open[i].resolved = true;
+            }
+        }
         let done = |names: &[String],
                     words: &[Vec<String>],
                     release: Option<&[&str]>,

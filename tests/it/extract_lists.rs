@@ -175,3 +175,20 @@ fn a_time_word_inside_a_summary_task_puts_nothing_off() {
     // The put-off task of the original session stays open.
     assert_eq!(corpus(&v, "claude-46-summary-task-put-off.jsonl").len(), 1);
 }
+
+#[test]
+fn a_send_me_step_is_answered_by_the_users_next_message_with_content() {
+    let v = Vault::new();
+    assert!(corpus(&v, "claude-55-send-me-answered-negative.jsonl").is_empty());
+    let ask = "User: add the export\n\nAssistant: The export is merged. When you get a chance, send me \
+               the output of `npm ls` so I can check the versions.\n\n";
+    // Unanswered, or answered with a bare acknowledgement: still open.
+    let open = ["Send me the output of `npm ls`"];
+    assert_eq!(plain(&v, "a.txt", ask), open);
+    let acked = format!("{ask}User: ok\n\nAssistant: Thanks.\n");
+    assert_eq!(plain(&v, "b.txt", &acked), open);
+    let sent = format!(
+        "{ask}User: here it is:\n\n    react@18.2.0, vite@5.1.0\n\nAssistant: Thanks, fine.\n"
+    );
+    assert!(plain(&v, "c.txt", &sent).is_empty());
+}
