@@ -399,12 +399,38 @@ impl<'m> Run<'m> {
                 }
                 let text = turn.text.trim();
                 let first = text.lines().next().unwrap_or("").trim();
+                // The first line, or for a paste whose first line is a title
+                // ("Invalid Settings"), the first lines up to three words.
                 let request = if first.starts_with("/goal") {
-                    ""
+                    String::new()
                 } else {
-                    first
+                    let mut r = String::new();
+                    for l in text
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .take(3)
+                    {
+                        if !r.is_empty() {
+                            r.push(' ');
+                        }
+                        r.push_str(l);
+                        if r.split_whitespace().nth(2).is_some() {
+                            break;
+                        }
+                    }
+                    r
                 };
-                self.last_request = Some((request.chars().take(300).collect(), line));
+                // A stray short line ("a", "?", "continue") after a request
+                // nobody answered leaves that request the last one.
+                let stray = request.split_whitespace().nth(2).is_none()
+                    && self
+                        .last_request
+                        .as_ref()
+                        .is_some_and(|(t, _)| t.split_whitespace().nth(2).is_some());
+                if !stray {
+                    self.last_request = Some((request.chars().take(300).collect(), line));
+                }
             }
             _ => {}
         }

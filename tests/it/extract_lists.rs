@@ -192,3 +192,12 @@ fn a_send_me_step_is_answered_by_the_users_next_message_with_content() {
     );
     assert!(plain(&v, "c.txt", &sent).is_empty());
 }
+
+#[test]
+fn a_pasted_report_nobody_answered_survives_a_stray_line() {
+    let v = Vault::new();
+    assert_eq!(
+        corpus(&v, "claude-56-pasted-error-unanswered.jsonl"),
+        ["Config Error /home/ana/.config/editor/settings.json"]
+    );
+}
