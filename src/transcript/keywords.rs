@@ -70,11 +70,6 @@ impl Needles {
     /// Every occurrence `(keyword, start, end)` in `hay`.
     fn each(&self, hay: &str, mut f: impl FnMut(usize, usize, usize)) {
         let Some(ac) = &self.automaton else { return };
-        // Most lines hold no needle: a plain search (with its prefilter)
-        // settles them before the slower overlapping one.
-        if !ac.is_match(hay) {
-            return;
-        }
         for m in ac.find_overlapping_iter(hay) {
             for &index in &self.owners[m.pattern().as_usize()] {
                 f(index, m.start(), m.end());
