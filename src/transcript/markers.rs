@@ -127,6 +127,34 @@ fn after_subject(prefix: &str) -> bool {
 }
 
 /// The next word after the phrase, lowercased, when the phrase qualifies a noun.
+/// Verbs that make the phrase before them the subject of a statement ("Next
+/// steps are in the doc I linked", "Next actions taken by the scheduler are
+/// logged"): a description, not a step.
+#[rustfmt::skip]
+const STATED: &[&str] = &[
+    "are", "is", "were", "was", "will", "would", "can", "could", "have", "has", "had",
+    "taken", "listed", "described", "logged", "documented", "tracked", "written", "kept",
+    "live", "lives", "sit", "sits", "depend", "depends",
+];
+
+/// Whether the first word after a phrase (after one noun of work: "Suggested
+/// next steps are …") is a verb of [`STATED`].
+fn subject_of(after: &str) -> bool {
+    let word = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    let mut words = after
+        .trim_start_matches(['*', '_'])
+        .split_whitespace()
+        .map(word);
+    let mut next = words.next().unwrap_or_default();
+    if WORK_NOUNS.contains(&next.as_str()) {
+        next = words.next().unwrap_or_default();
+    }
+    !after.starts_with([',', '.', ';', ':']) && STATED.contains(&next.as_str())
+}
+
 fn qualifies_noun(after: &str) -> bool {
     let next = after
         .trim_start_matches(['*', '_'])
@@ -290,7 +318,7 @@ fn at(matcher: &Matcher, body: &str, hit: &Hit) -> Option<Found> {
         }
         return None;
     }
-    if clause_start(prefix) && !qualifies_noun(after) {
+    if clause_start(prefix) && !qualifies_noun(after) && !subject_of(after) {
         // Non-ASCII phrases (Korean, Japanese, Chinese) are part of the sentence.
         let text = if name.is_ascii() {
             tidy(after)

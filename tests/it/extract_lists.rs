@@ -201,3 +201,25 @@ fn a_pasted_report_nobody_answered_survives_a_stray_line() {
         ["Config Error /home/ana/.config/editor/settings.json"]
     );
 }
+
+#[test]
+fn a_phrase_that_is_the_subject_of_a_statement_is_no_marker() {
+    let v = Vault::new();
+    for (name, line) in [
+        (
+            "a.txt",
+            "Next steps are in the doc I linked; nothing else is open.",
+        ),
+        ("b.txt", "Suggested next steps are in the doc I linked."),
+        (
+            "c.txt",
+            "Next actions taken by the scheduler are logged in `jobs.log`.",
+        ),
+    ] {
+        let t = format!("User: plan?\n\nAssistant: {line}\n");
+        assert!(plain(&v, name, &t).is_empty(), "{line}");
+    }
+    // A directive after the phrase still counts.
+    let t = "User: plan?\n\nAssistant: Next steps we should add a retry policy.\n";
+    assert_eq!(plain(&v, "d.txt", t), ["Add a retry policy"]);
+}
