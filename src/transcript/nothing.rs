@@ -70,6 +70,27 @@ const AFTER: &[&str] = &[
 /// Whether `text` only says that there is nothing: an empty-list word, or a
 /// short phrase of one ("none so far", "nothing pending", "no follow-ups").
 pub(super) fn says_nothing(text: &str) -> bool {
+    // Several sentences ("none at this time. Follow-ups: nothing pending."):
+    // each says nothing, a label before its colon aside.
+    let parts: Vec<&str> = text
+        .split(['.', ';', '。'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() > 1 {
+        return parts.iter().all(|p| {
+            let p = match p.split_once([':', '：']) {
+                Some((label, rest)) if label.split_whitespace().count() <= 3 => rest,
+                _ => p,
+            };
+            one_says_nothing(p)
+        });
+    }
+    one_says_nothing(text)
+}
+
+/// [`says_nothing`] for one sentence.
+fn one_says_nothing(text: &str) -> bool {
     let t = text
         .trim()
         .trim_matches(|c: char| {
@@ -105,6 +126,7 @@ mod tests {
             "—",
             "none so far",
             "Nothing pending.",
+            "none at this time. Follow-ups: nothing pending.",
             "no follow-ups",
             "none at this time",
             "なし",
@@ -127,6 +149,7 @@ mod tests {
             "Add a retry policy",
             "na\u{ef}ve date parsing in the importer",
             "Nada: rename the crate",
+            "None yet. Rename the crate.",
         ] {
             assert!(!says_nothing(t), "{t}");
         }
