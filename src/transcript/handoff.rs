@@ -53,6 +53,16 @@ const OPEN: &[&str] = &[
     " still needs ", " remains open", " remain open", " is still open",
 ];
 
+/// One search for whether any phrase of [`OPEN`] / [`BEFORE`] is in a
+/// sentence: most sentences hold none, and then no phrase is tried alone.
+static OPEN_ANY: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+    aho_corasick::AhoCorasick::new(OPEN).expect("the phrases build an automaton")
+});
+static BEFORE_ANY: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new(BEFORE).expect("the phrases build an automaton")
+    });
+
 /// `has not been` and its forms count only before an action still to take
 /// (`has not been run`), not as a statement (`the API has not been changed`).
 #[rustfmt::skip]
@@ -84,6 +94,13 @@ fn not_been(lower: &str) -> Option<&'static str> {
 /// and `but not <action>` (`implemented but not exercised`, `but not yet
 /// deployed`): a state still open.
 fn still_open(lower: &str) -> Option<&'static str> {
+    // Every form holds " un" or " but not ".
+    let hay = lower.as_bytes();
+    if memchr::memmem::find(hay, b" un").is_none()
+        && memchr::memmem::find(hay, b" but not ").is_none()
+    {
+        return None;
+    }
     let word_after = |i: usize| {
         lower[i..]
             .split(|c: char| !c.is_alphanumeric() && c != '-')
@@ -146,6 +163,8 @@ fn awaits_user(lower: &str) -> Option<&'static str> {
         "word",
         "green",
     ];
+    // Every form ends in "your ": one search rules most sentences out.
+    memchr::memmem::find(lower.as_bytes(), b"your ")?;
     FORMS.iter().copied().find(|f| {
         lower.match_indices(*f).any(|(i, _)| {
             let next = lower[i + f.len()..]
@@ -276,10 +295,9 @@ pub(crate) fn final_answer(
         let lower = super::lower::lower(b);
         if let Some(m) = MODALS.iter().find(|m| lower.starts_with(*m)) {
             out.extend(one(&b[m.len()..], m.trim(), offset));
-        } else if let Some(o) = OPEN
-            .iter()
-            .copied()
-            .find(|o| lower.contains(*o))
+        } else if let Some(o) = (OPEN_ANY.is_match(&lower))
+            .then(|| OPEN.iter().copied().find(|o| lower.contains(*o)))
+            .flatten()
             .or_else(|| not_been(&lower))
             .or_else(|| still_open(&lower))
             .or_else(|| awaits_user(&lower))
@@ -287,7 +305,10 @@ pub(crate) fn final_answer(
             out.extend(one(b, o.trim(), offset));
         } else if let Some(task) = named_task(b, &lower) {
             out.extend(one(task, "task:", offset));
-        } else if let Some(k) = BEFORE.iter().find(|k| lower.contains(*k)) {
+        } else if let Some(k) = (BEFORE_ANY.is_match(&lower))
+            .then(|| BEFORE.iter().find(|k| lower.contains(*k)))
+            .flatten()
+        {
             // The clause holding it: after the last `, so ` / `; ` / `: ` before it.
             let at = lower.find(k).unwrap_or(0);
             let head = &lower[..at];
