@@ -38,6 +38,14 @@ static LEAD_AUTOMATON: std::sync::LazyLock<aho_corasick::AhoCorasick> =
             .expect("the leads build an automaton")
     });
 
+static LEAD_ANY_CASE: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(LEADS)
+            .expect("the leads build an automaton")
+    });
+
 /// Verbs that open the action of a work paragraph, beyond the step verbs.
 #[rustfmt::skip]
 const ACTIONS: &[&str] = &[
@@ -63,6 +71,10 @@ fn acts(sentence: &str) -> bool {
 
 /// Where a lead sits in a line: how it ends, and the text after it there.
 fn lead(line: &str) -> Option<(char, &str)> {
+    // The leads are ASCII: an ASCII line without one (any case) has none.
+    if line.is_ascii() && !LEAD_ANY_CASE.is_match(line) {
+        return None;
+    }
     let t = line.trim().trim_end_matches(['*', '_', ' ']);
     for s in sentences(t) {
         let lower = super::lower::lower(s);
@@ -158,6 +170,13 @@ pub(crate) fn ranked(text: &str, max_line: usize) -> Vec<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_leads_are_lowercase_ascii_so_the_any_case_check_agrees() {
+        for l in LEADS {
+            assert!(l.is_ascii() && l.to_lowercase() == *l, "{l}");
+        }
+    }
 
     fn texts(t: &str) -> Vec<String> {
         ranked(t, 400).into_iter().map(|(t, _)| t).collect()

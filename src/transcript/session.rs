@@ -62,6 +62,13 @@ fn with_content(text: &str) -> bool {
 /// ("continue", "keep going", "try again"): four words at most, one of them a
 /// continuation word.
 fn continuation(text: &str) -> bool {
+    // Each white-space token with a letter or digit holds a word at least.
+    let tokens = text
+        .split_whitespace()
+        .filter(|t| t.chars().any(char::is_alphanumeric));
+    if tokens.take(5).count() > 4 {
+        return false;
+    }
     let lower = text.trim().to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
