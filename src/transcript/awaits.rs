@@ -78,10 +78,13 @@ pub(super) fn requests(text: &str, max_line: usize) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     for (i, &(offset, s)) in said.iter().enumerate() {
         let lower = s.to_lowercase();
-        let Some(step) = REQUESTS
-            .iter()
-            .find_map(|r| lower.strip_prefix(r).map(|rest| &s[s.len() - rest.len()..]))
-        else {
+        // The openings are ASCII: matched on the sentence itself, never cut
+        // at a place found in its lowercased copy (which may differ in size).
+        let Some(step) = REQUESTS.iter().find_map(|r| {
+            s.get(..r.len())
+                .filter(|head| head.eq_ignore_ascii_case(r))
+                .map(|_| &s[r.len()..])
+        }) else {
             continue;
         };
         let step_lower = step.to_lowercase();
@@ -135,6 +138,16 @@ mod tests {
                 "I can't guess them.\n\nPlease send the three service names, and I'll create the folders."
             ),
             ["Send the three service names, and I'll create the folders"]
+        );
+    }
+
+    #[test]
+    fn a_character_that_shrinks_when_lowercased_is_no_problem() {
+        // ẞ is three bytes, its lowercase two: no cut inside it.
+        assert!(texts("Please ẞ#").is_empty());
+        assert_eq!(
+            texts("Please send ẞtraße names. Once you do, I'll rename them."),
+            ["Send ẞtraße names — once you do, I'll rename them"]
         );
     }
 

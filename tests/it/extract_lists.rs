@@ -223,3 +223,11 @@ fn a_phrase_that_is_the_subject_of_a_statement_is_no_marker() {
     let t = "User: plan?\n\nAssistant: Next steps we should add a retry policy.\n";
     assert_eq!(plain(&v, "d.txt", t), ["Add a retry policy"]);
 }
+
+#[test]
+fn a_request_opening_before_a_character_that_shrinks_when_lowercased_does_not_crash() {
+    // Found by fuzzing: "Please ẞ#" made `extract` exit 101.
+    let v = Vault::new();
+    let t = "User: names?\n\nAssistant: Please ẞ#\n";
+    assert!(plain(&v, "t.txt", t).is_empty());
+}
