@@ -208,7 +208,7 @@ fn older_candidates(
 ) -> Vec<u32> {
     let matches = |cid: u32| similar(q, &keys[rep_of[cid as usize]], threshold);
     let mut first = u32::MAX;
-    let mut first_match = |bucket: &super::Bucket| {
+    let mut first_match = |bucket: super::Rows<'_>| {
         bucket.scan(q, threshold, first, |cid| {
             if matches(cid) {
                 first = cid;

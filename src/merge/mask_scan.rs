@@ -37,14 +37,24 @@ impl Masks {
         let at = self.cols[0].len();
         self.insert(at, mask);
     }
+
+    /// The four columns, borrowed.
+    pub(super) fn cols(&self) -> Cols<'_> {
+        let [c0, c1, c2, c3] = &self.cols;
+        [c0, c1, c2, c3]
+    }
 }
+
+/// Four columns of mask words (one per 64-bit word of a mask), row `i` of
+/// every column belonging to the same entry.
+pub(super) type Cols<'a> = [&'a [u64]; 4];
 
 /// Calls `f` with `ids[i]`, ascending, for every row `i` below `ids.len()`
 /// whose mask differs from `q` in at most `budget` bits; stops (returning
 /// false) when `f` returns false.
 #[inline]
 pub(super) fn scan(
-    masks: &Masks,
+    masks: Cols<'_>,
     ids: &[u32],
     q: &Bigrams,
     budget: u32,
@@ -67,15 +77,19 @@ pub(super) fn scan(
 /// The rows from `from` on, one at a time.
 #[inline(always)]
 fn scan_portable(
-    masks: &Masks,
+    masks: Cols<'_>,
     ids: &[u32],
     from: usize,
     q: &Bigrams,
     budget: u32,
     mut f: impl FnMut(u32) -> bool,
 ) -> bool {
-    let [c0, c1, c2, c3] = &masks.cols;
-    for i in from..ids.len() {
+    let [c0, c1, c2, c3] = masks;
+    // Checked in release builds too: the slices below rely on it.
+    assert!(masks.iter().all(|c| c.len() >= ids.len()), "a mask per id");
+    let n = ids.len();
+    let (c0, c1, c2, c3) = (&c0[..n], &c1[..n], &c2[..n], &c3[..n]);
+    for i in from..n {
         let d = (c0[i] ^ q.0[0]).count_ones()
             + (c1[i] ^ q.0[1]).count_ones()
             + (c2[i] ^ q.0[2]).count_ones()
@@ -89,7 +103,7 @@ fn scan_portable(
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{Bigrams, Masks, scan_portable};
+    use super::{Bigrams, Cols, scan_portable};
     use std::arch::x86_64::*;
 
     /// Four rows per step: the differing bits of each 64-bit word counted
@@ -97,14 +111,14 @@ mod avx2 {
     /// summed per row; the rows within budget are visited in order.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn scan(
-        masks: &Masks,
+        masks: Cols<'_>,
         ids: &[u32],
         q: &Bigrams,
         budget: u32,
         mut f: impl FnMut(u32) -> bool,
     ) -> bool {
         let n = ids.len();
-        let cols = &masks.cols;
+        let cols = masks;
         // Checked in release builds too: the loads below rely on it.
         assert!(cols.iter().all(|c| c.len() >= n), "a mask per id");
         let lut = _mm256_setr_epi8(
@@ -144,7 +158,7 @@ mod avx2 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{Bigrams, Masks, scan_portable};
+    use super::{Bigrams, Cols, scan_portable};
     use std::arch::x86_64::*;
 
     /// Whether the CPU counts the bits of eight 64-bit words at once.
@@ -159,14 +173,14 @@ mod avx512 {
     /// visited in order.
     #[target_feature(enable = "avx512f,avx512vpopcntdq")]
     pub(super) unsafe fn scan(
-        masks: &Masks,
+        masks: Cols<'_>,
         ids: &[u32],
         q: &Bigrams,
         budget: u32,
         mut f: impl FnMut(u32) -> bool,
     ) -> bool {
         let n = ids.len();
-        let cols = &masks.cols;
+        let cols = masks;
         // Checked in release builds too: the loads below rely on it.
         assert!(cols.iter().all(|c| c.len() >= n), "a mask per id");
         let qv = q.0.map(|w| _mm512_set1_epi64(w as i64));
@@ -200,11 +214,11 @@ mod tests {
 
     /// One of the vector loops, called on a visitor.
     #[cfg(target_arch = "x86_64")]
-    type Loop = fn(&Masks, &[u32], &Bigrams, u32, &mut dyn FnMut(u32) -> bool) -> bool;
+    type Loop = fn(Cols<'_>, &[u32], &Bigrams, u32, &mut dyn FnMut(u32) -> bool) -> bool;
 
     fn visited(masks: &Masks, ids: &[u32], q: &Bigrams, budget: u32, stop: u32) -> Vec<u32> {
         let mut seen = Vec::new();
-        scan(masks, ids, q, budget, |id| {
+        scan(masks.cols(), ids, q, budget, |id| {
             seen.push(id);
             id != stop
         });
@@ -220,7 +234,7 @@ mod tests {
             masks.push(Bigrams([0; 4]));
         }
         let ids: Vec<u32> = (0..8).collect();
-        scan(&masks, &ids, &Bigrams([0; 4]), 256, |_| true);
+        scan(masks.cols(), &ids, &Bigrams([0; 4]), 256, |_| true);
     }
 
     proptest! {
@@ -244,7 +258,7 @@ mod tests {
             }
             let q = Bigrams(q);
             let mut expect = Vec::new();
-            scan_portable(&masks, &ids, 0, &q, budget, |id| {
+            scan_portable(masks.cols(), &ids, 0, &q, budget, |id| {
                 expect.push(id);
                 id != stop
             });
@@ -260,7 +274,7 @@ mod tests {
             {
                 let by_loop = |simd: Loop| {
                     let mut seen = Vec::new();
-                    simd(&masks, &ids, &q, budget, &mut |id| {
+                    simd(masks.cols(), &ids, &q, budget, &mut |id| {
                         seen.push(id);
                         id != stop
                     });

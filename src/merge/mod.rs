@@ -4,6 +4,7 @@
 mod cluster;
 mod cluster_memo;
 mod forward;
+mod frozen;
 mod index;
 mod mask_scan;
 mod memo;
@@ -16,7 +17,8 @@ mod wire;
 pub use cluster::cluster;
 pub use cluster_memo::ClusterMemo;
 use cluster_memo::cluster_with;
-pub use index::{Bucket, SimIndex};
+use frozen::FrozenIndex;
+pub use index::{Rows, SimIndex};
 pub use memo::{MEMO_VERSION, PairMemo};
 pub use rank::{compare, due, overdue, tier};
 pub use resolve::{Resolution, resolve, resolve_traced, resolve_with};

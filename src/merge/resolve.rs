@@ -2,7 +2,7 @@
 
 use super::cluster_memo::Bounds;
 use super::memo::{PairMemo, Reuse, TextId};
-use super::{Key, SimIndex, resolve_warm, similar};
+use super::{FrozenIndex, Key, resolve_warm, similar};
 use crate::item::{Item, Signal};
 use jiff::civil::Date;
 use rayon::prelude::*;
@@ -78,43 +78,9 @@ pub fn resolve_with(
         }
         return (items, Vec::new());
     }
-    let mut distinct: HashMap<TextKey<'_>, (Matches, Vec<usize>)> = HashMap::default();
-    for (n, s) in signals.iter().enumerate() {
-        let (m, list) = distinct
-            .entry(text_key(&s.norm, s.project.as_deref(), s.private))
-            .or_default();
-        list.push(n);
-        m.any = true;
-        match s.date {
-            None => m.undated = true,
-            Some(d) => m.latest = Some(m.latest.map_or(d, |l| l.max(d))),
-        }
-    }
-    // Entries with an undated signal first, then newest first: a query whose
-    // items are all dated on or after D never needs an entry older than D,
-    // so its scan stops at a binary-searched id.
-    let (entries, lists): (Vec<(TextKey<'_>, Matches)>, Vec<Vec<usize>>) = {
-        let mut all: Vec<(TextKey<'_>, (Matches, Vec<usize>))> = distinct.into_iter().collect();
-        // Keys are distinct, so the order is total (an unstable sort is exact).
-        all.par_sort_unstable_by(|a, b| {
-            (!a.1.0.undated, std::cmp::Reverse(a.1.0.latest), a.0).cmp(&(
-                !b.1.0.undated,
-                std::cmp::Reverse(b.1.0.latest),
-                b.0,
-            ))
-        });
-        all.into_iter().map(|(k, (m, l))| ((k, m), l)).unzip()
-    };
-    // Each distinct (text, project) with the earliest date of its items: no
-    // entry older than that can resolve any of them (unless one is undated).
-    let mut needs: HashMap<TextKey<'_>, Option<Date>> = HashMap::default();
-    for i in &items {
-        let tk = text_key(&i.norm, i.project.as_deref(), i.private);
-        let e = needs.entry(tk).or_insert(i.date);
-        *e = (*e).min(i.date);
-    }
-    // In any order: each query's answer depends on the query alone.
-    let queries: Vec<(TextKey<'_>, Option<Date>)> = needs.into_iter().collect();
+    // The two lists are independent: built side by side.
+    let ((entries, lists), queries) =
+        rayon::join(|| distinct_entries(signals), || distinct_queries(&items));
     if let Some(m) = memo.as_deref_mut()
         && !m.usable(threshold)
     {
@@ -190,7 +156,7 @@ pub fn resolve_with(
         .map(|(q, f)| (q.0, f.as_slice()))
         .collect();
     let closers: Vec<Option<(usize, f64)>> = items
-        .iter()
+        .par_iter()
         .map(|item| {
             let tk = text_key(&item.norm, item.project.as_deref(), item.private);
             let found = matching.get(&tk).copied().unwrap_or_default();
@@ -238,6 +204,51 @@ pub fn resolve_with(
     (open, closed)
 }
 
+/// Each distinct signal text (with project and private mark) with what its
+/// signals say and their numbers: entries with an undated signal first,
+/// then newest first, so that a query whose items are all dated on or after
+/// D never needs an entry older than D and its scan stops at a
+/// binary-searched id.
+#[allow(clippy::type_complexity)]
+fn distinct_entries(signals: &[Signal]) -> (Vec<(TextKey<'_>, Matches)>, Vec<Vec<usize>>) {
+    let mut distinct: HashMap<TextKey<'_>, (Matches, Vec<usize>)> = HashMap::default();
+    for (n, s) in signals.iter().enumerate() {
+        let (m, list) = distinct
+            .entry(text_key(&s.norm, s.project.as_deref(), s.private))
+            .or_default();
+        list.push(n);
+        m.any = true;
+        match s.date {
+            None => m.undated = true,
+            Some(d) => m.latest = Some(m.latest.map_or(d, |l| l.max(d))),
+        }
+    }
+    let mut all: Vec<(TextKey<'_>, (Matches, Vec<usize>))> = distinct.into_iter().collect();
+    // Keys are distinct, so the order is total (an unstable sort is exact).
+    all.par_sort_unstable_by(|a, b| {
+        (!a.1.0.undated, std::cmp::Reverse(a.1.0.latest), a.0).cmp(&(
+            !b.1.0.undated,
+            std::cmp::Reverse(b.1.0.latest),
+            b.0,
+        ))
+    });
+    all.into_iter().map(|(k, (m, l))| ((k, m), l)).unzip()
+}
+
+/// Each distinct item text (with project and private mark) with the
+/// earliest date of its items: no entry older than that can resolve any of
+/// them (unless one is undated). In any order: each query's answer depends
+/// on the query alone.
+fn distinct_queries(items: &[Item]) -> Vec<(TextKey<'_>, Option<Date>)> {
+    let mut needs: HashMap<TextKey<'_>, Option<Date>> = HashMap::default();
+    for i in items {
+        let tk = text_key(&i.norm, i.project.as_deref(), i.private);
+        let e = needs.entry(tk).or_insert(i.date);
+        *e = (*e).min(i.date);
+    }
+    needs.into_iter().collect()
+}
+
 /// Every matching entry of each distinct item text not older than its
 /// earliest item (the others can resolve none of them; `too_old` gives
 /// the first entry number past that), most similar first, by one
@@ -263,12 +274,12 @@ fn compare_all(
             .enumerate()
             .map(|(id, (((_, p, _), _), k))| (*p, k, id as u32))
     };
-    let index = SimIndex::build(numbered());
+    let index = FrozenIndex::build(numbered());
     // The entries the memo never compared against: known item texts are
     // compared with these only.
     let fresh = match reuse {
-        Some(r) => SimIndex::build(numbered().filter(|&(_, _, id)| !r.known[id as usize])),
-        None => SimIndex::default(),
+        Some(r) => FrozenIndex::build(numbered().filter(|&(_, _, id)| !r.known[id as usize])),
+        None => FrozenIndex::default(),
     };
     let (found, query_bounds): (Vec<Vec<(u32, f64)>>, Vec<Bounds>) = queries
         .par_iter()
