@@ -9,6 +9,7 @@
 //! key (possible only when a guard kept them apart) get `-2`, `-3`, … after
 //! the full-length form, in rank order.
 
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 /// Characters of an ID when nothing collides.
@@ -36,9 +37,12 @@ pub fn full(project: Option<&str>, key: &str) -> String {
 /// shortest prefix of each full ID, at least [`MIN_LEN`] characters, that no
 /// other item's ID starts with.
 pub fn assign<'a>(items: impl IntoIterator<Item = (Option<&'a str>, &'a str)>) -> Vec<String> {
-    let fulls: Vec<String> = items.into_iter().map(|(p, k)| full(p, k)).collect();
+    // A hash per item: on both cores (a large vault has thousands).
+    let given: Vec<(Option<&str>, &str)> = items.into_iter().collect();
+    let fulls: Vec<String> = given.into_par_iter().map(|(p, k)| full(p, k)).collect();
     let mut order: Vec<usize> = (0..fulls.len()).collect();
-    order.sort_by(|&a, &b| (&fulls[a], a).cmp(&(&fulls[b], b)));
+    // Full IDs first, then the rank: a total order.
+    order.par_sort_unstable_by(|&a, &b| (&fulls[a], a).cmp(&(&fulls[b], b)));
     let common = |a: usize, b: usize| {
         fulls[a]
             .bytes()
