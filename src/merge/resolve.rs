@@ -79,7 +79,7 @@ pub fn resolve_with(
         return (items, Vec::new());
     }
     // The two lists are independent: built side by side.
-    let ((entries, lists), queries) =
+    let ((entries, lists), (queries, query_of)) =
         rayon::join(|| distinct_entries(signals), || distinct_queries(&items));
     if let Some(m) = memo.as_deref_mut()
         && !m.usable(threshold)
@@ -150,16 +150,11 @@ pub fn resolve_with(
             .map(|((q, b), f)| (*q, *b, f.iter().map(|&(id, _)| id).collect()));
         m.record(threshold, &entry_ids, &entry_bounds, pairs);
     }
-    let matching: HashMap<TextKey<'_>, &[(u32, f64)]> = queries
-        .iter()
-        .zip(&found)
-        .map(|(q, f)| (q.0, f.as_slice()))
-        .collect();
     let closers: Vec<Option<(usize, f64)>> = items
         .par_iter()
-        .map(|item| {
-            let tk = text_key(&item.norm, item.project.as_deref(), item.private);
-            let found = matching.get(&tk).copied().unwrap_or_default();
+        .zip(&query_of)
+        .map(|(item, &q)| {
+            let found = found[q as usize].as_slice();
             let m = found.iter().fold(Matches::default(), |acc, &(id, _)| {
                 let m = &entries[id as usize].1;
                 Matches {
@@ -212,6 +207,7 @@ pub fn resolve_with(
 #[allow(clippy::type_complexity)]
 fn distinct_entries(signals: &[Signal]) -> (Vec<(TextKey<'_>, Matches)>, Vec<Vec<usize>>) {
     let mut distinct: HashMap<TextKey<'_>, (Matches, Vec<usize>)> = HashMap::default();
+    distinct.reserve(signals.len());
     for (n, s) in signals.iter().enumerate() {
         let (m, list) = distinct
             .entry(text_key(&s.norm, s.project.as_deref(), s.private))
@@ -237,16 +233,28 @@ fn distinct_entries(signals: &[Signal]) -> (Vec<(TextKey<'_>, Matches)>, Vec<Vec
 
 /// Each distinct item text (with project and private mark) with the
 /// earliest date of its items: no entry older than that can resolve any of
-/// them (unless one is undated). In any order: each query's answer depends
-/// on the query alone.
-fn distinct_queries(items: &[Item]) -> Vec<(TextKey<'_>, Option<Date>)> {
-    let mut needs: HashMap<TextKey<'_>, Option<Date>> = HashMap::default();
-    for i in items {
-        let tk = text_key(&i.norm, i.project.as_deref(), i.private);
-        let e = needs.entry(tk).or_insert(i.date);
-        *e = (*e).min(i.date);
-    }
-    needs.into_iter().collect()
+/// them (unless one is undated); in the order their first item comes (each
+/// query's answer depends on the query alone). Also the number of each
+/// item's query.
+#[allow(clippy::type_complexity)]
+fn distinct_queries(items: &[Item]) -> (Vec<(TextKey<'_>, Option<Date>)>, Vec<u32>) {
+    let mut number: HashMap<TextKey<'_>, u32> = HashMap::default();
+    number.reserve(items.len());
+    let mut queries: Vec<(TextKey<'_>, Option<Date>)> = Vec::new();
+    let query_of = items
+        .iter()
+        .map(|i| {
+            let tk = text_key(&i.norm, i.project.as_deref(), i.private);
+            let n = *number.entry(tk).or_insert_with(|| {
+                queries.push((tk, i.date));
+                queries.len() as u32 - 1
+            });
+            let earliest = &mut queries[n as usize].1;
+            *earliest = (*earliest).min(i.date);
+            n
+        })
+        .collect();
+    (queries, query_of)
 }
 
 /// Every matching entry of each distinct item text not older than its
