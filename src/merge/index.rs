@@ -10,7 +10,6 @@
 use super::mask_scan::{self, Cols, Masks};
 use super::similarity::{Bigrams, Key};
 use rustc_hash::FxHashMap as HashMap;
-use std::collections::BTreeMap;
 
 /// The entries of one project group with one character count, ids ascending.
 #[derive(Debug, Default)]
@@ -80,10 +79,41 @@ impl Rows<'_> {
     }
 }
 
-/// Boxed: a map's leaf has room for 11 values however few it holds, so a
-/// `Bucket` (128 bytes) stored inline made every leaf about 1.5 KB (27 MB
-/// of leaves on the L vault, the largest part of the run's peak of memory).
-type Buckets = BTreeMap<usize, Box<Bucket>>;
+/// A group's buckets, sorted by character count: a group holds few
+/// lengths, so a sorted vector finds the window by binary search and walks
+/// it in plain memory (a `BTreeMap` of boxed buckets cost a pointer chase
+/// per bucket, and a leaf sized for 11 buckets however few it held).
+#[derive(Debug, Default)]
+struct Buckets(Vec<Bucket>);
+
+impl Buckets {
+    /// The bucket of `len`, made when missing.
+    fn entry(&mut self, len: usize) -> &mut Bucket {
+        let at = self.0.partition_point(|b| b.len < len);
+        if self.0.get(at).is_none_or(|b| b.len != len) {
+            self.0.insert(
+                at,
+                Bucket {
+                    len,
+                    ..Bucket::default()
+                },
+            );
+        }
+        &mut self.0[at]
+    }
+
+    fn get_mut(&mut self, len: usize) -> Option<&mut Bucket> {
+        let at = self.0.partition_point(|b| b.len < len);
+        self.0.get_mut(at).filter(|b| b.len == len)
+    }
+
+    /// The buckets of character counts `lo..=hi`, ascending.
+    fn range(&self, lo: usize, hi: usize) -> &[Bucket] {
+        let from = self.0.partition_point(|b| b.len < lo);
+        let to = self.0.partition_point(|b| b.len <= hi);
+        &self.0[from..to.max(from)]
+    }
+}
 
 /// The character counts an entry may have to reach `threshold` with a query
 /// of `len` characters (both ends included).
@@ -104,12 +134,7 @@ pub struct SimIndex {
 }
 
 fn bucket(buckets: &mut Buckets, len: usize) -> &mut Bucket {
-    buckets.entry(len).or_insert_with(|| {
-        Box::new(Bucket {
-            len,
-            ..Bucket::default()
-        })
-    })
+    buckets.entry(len)
 }
 
 impl SimIndex {
@@ -143,7 +168,7 @@ impl SimIndex {
     pub fn remove(&mut self, project: Option<&str>, key: &Key<'_>, id: u32) {
         if let Some(p) = self.project(project)
             && let Some(group) = self.groups.get_mut(&(p, key.class))
-            && let Some(b) = group.get_mut(&key.len)
+            && let Some(b) = group.get_mut(key.len)
         {
             b.remove(id);
         }
@@ -164,7 +189,7 @@ impl SimIndex {
             .project(project)
             .and_then(|p| self.groups.get(&(p, q.class)))
         {
-            for (_, b) in g.range(lo..=hi) {
+            for b in g.range(lo, hi) {
                 if !visit(b.rows()) {
                     return;
                 }
@@ -184,7 +209,7 @@ impl SimIndex {
         mut visit: impl FnMut(Rows<'_>) -> bool,
     ) {
         let (lo, hi) = window(q.len, threshold);
-        let mut scan = |group: &Buckets| group.range(lo..=hi).all(|(_, b)| visit(b.rows()));
+        let mut scan = |group: &Buckets| group.range(lo, hi).iter().all(|b| visit(b.rows()));
         match project {
             Some(_) => {
                 let own = self
