@@ -35,9 +35,25 @@ use rustc_hash::FxHashMap as HashMap;
 /// every size) for machines with more cores.
 const BATCH: usize = 1;
 
-/// Step 3: greedy clustering of items already in rank order.
+/// Step 3: greedy clustering of items already in rank order: from the
+/// matches of every distinct text, found on all cores (`cluster_graph`),
+/// or one item at a time when the texts match in too many pairs.
 pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
-    cluster_batched(items, threshold, BATCH)
+    let (firsts, of) = distinct(items);
+    let firsts: Vec<&Item> = firsts.into_iter().map(|i| &items[i]).collect();
+    let keys = keys_of(&firsts);
+    let budget = super::cluster_graph::match_budget(firsts.len());
+    let assigned = super::cluster_graph::assign(&firsts, &keys, threshold, budget)
+        .unwrap_or_else(|| assign(&firsts, &keys, threshold, BATCH));
+    gather(items, &of, &assigned)
+}
+
+/// The matching keys of `items`, on all cores.
+fn keys_of<'a>(items: &[&'a Item]) -> Vec<Key<'a>> {
+    items
+        .par_iter()
+        .map(|i| Key::with_private(&i.norm, i.private))
+        .collect()
 }
 
 /// Whether a cluster with project `cluster` accepts an item of `item`.
@@ -75,10 +91,19 @@ fn distinct(items: &[Item]) -> (Vec<usize>, Vec<u32>) {
     (firsts, of)
 }
 
+/// [`cluster`] deciding `batch` items at a time, never from the graph (the
+/// tests hold both to the definition).
+#[cfg(test)]
 pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> Vec<Cluster> {
     let (firsts, of) = distinct(items);
     let firsts: Vec<&Item> = firsts.into_iter().map(|i| &items[i]).collect();
-    let assigned = assign(&firsts, threshold, batch);
+    let assigned = assign(&firsts, &keys_of(&firsts), threshold, batch);
+    gather(items, &of, &assigned)
+}
+
+/// The clusters of every item, from the cluster number of each distinct
+/// text (`assigned`) and each item's text (`of`).
+fn gather(items: &[Item], of: &[u32], assigned: &[u32]) -> Vec<Cluster> {
     let mut clusters: Vec<Cluster> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let cid = assigned[of[i] as usize] as usize;
@@ -119,11 +144,7 @@ impl Cluster {
 
 /// The cluster number of each item (distinct texts, in rank order): the
 /// greedy definition, decided a batch at a time.
-fn assign(items: &[&Item], threshold: f64, batch: usize) -> Vec<u32> {
-    let keys: Vec<Key<'_>> = items
-        .iter()
-        .map(|i| Key::with_private(&i.norm, i.private))
-        .collect();
+fn assign(items: &[&Item], keys: &[Key<'_>], threshold: f64, batch: usize) -> Vec<u32> {
     // Per cluster: its project and its representative (first item).
     let mut projects: Vec<Option<&str>> = Vec::new();
     let mut rep_of: Vec<usize> = Vec::new();
@@ -136,7 +157,7 @@ fn assign(items: &[&Item], threshold: f64, batch: usize) -> Vec<u32> {
         let to = (from + batch.max(1)).min(items.len());
         let find = |i: usize| {
             let (q, project) = (&keys[i], items[i].project.as_deref());
-            let older = older_candidates(&index, &keys, &rep_of, q, project, threshold);
+            let older = older_candidates(&index, keys, &rep_of, q, project, threshold);
             let (lo, hi) = super::index::window(q.len, threshold);
             // Cheap conditions only: `similar` runs at decision time, on
             // the few that started a cluster.
@@ -330,6 +351,17 @@ mod tests {
             let expect = brute_force(&items, t);
             prop_assert_eq!(&cluster_batched(&items, t, batch), &expect);
             prop_assert_eq!(&cluster(&items, t), &expect);
+            // The graph alone, with room for every match and with almost
+            // none: the definition, or nothing (the caller then clusters
+            // one by one).
+            let (firsts, of) = distinct(&items);
+            let firsts: Vec<&Item> = firsts.into_iter().map(|i| &items[i]).collect();
+            let keys = keys_of(&firsts);
+            let graph = super::super::cluster_graph::assign(&firsts, &keys, t, usize::MAX);
+            prop_assert_eq!(graph.map(|a| gather(&items, &of, &a)), Some(expect.clone()));
+            if let Some(a) = super::super::cluster_graph::assign(&firsts, &keys, t, batch - 1) {
+                prop_assert_eq!(gather(&items, &of, &a), expect);
+            }
         }
     }
 }

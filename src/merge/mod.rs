@@ -2,6 +2,7 @@
 //! The cap is applied afterwards, in `report::build`.
 
 mod cluster;
+mod cluster_graph;
 mod cluster_memo;
 mod forward;
 mod frozen;
