@@ -161,31 +161,87 @@ pub fn token_class(key: &str) -> u64 {
     if !may_hold_token(key) {
         return 0;
     }
-    let mut words: Vec<&str> = key
+    // Most keys hold a few tokens: they are gathered on the stack, and in
+    // a vector only past `STACK` of them.
+    const STACK: usize = 8;
+    let mut few: [&str; STACK] = [""; STACK];
+    let mut n = 0;
+    let mut many: Vec<&str> = Vec::new();
+    for w in key
         .split(' ')
         .filter(|w| may_distinguish(w))
         .filter_map(distinguishing)
-        .collect();
+    {
+        if n < STACK {
+            few[n] = w;
+            n += 1;
+        } else {
+            if many.is_empty() {
+                many.extend_from_slice(&few);
+            }
+            many.push(w);
+        }
+    }
+    let words: &mut [&str] = if many.is_empty() {
+        &mut few[..n]
+    } else {
+        &mut many
+    };
     if words.is_empty() {
         return 0;
     }
     words.sort_unstable();
-    words.dedup();
+    let first_of_kind = |k: usize| k == 0 || words[k - 1] != words[k];
+    // Hashed as the list of the distinct words is (its length, then each
+    // word): the classes stay those a cache written before holds.
     let mut h = rustc_hash::FxHasher::default();
-    words.hash(&mut h);
+    (0..words.len())
+        .filter(|&k| first_of_kind(k))
+        .count()
+        .hash(&mut h);
+    for (k, w) in words.iter().enumerate() {
+        if first_of_kind(k) {
+            w.hash(&mut h);
+        }
+    }
     h.finish()
 }
 
 /// The smallest distinguishing word present on one side only.
 fn token_difference(a: &[&str], b: &[&str]) -> Option<String> {
-    let set = |ws: &[&str]| -> std::collections::BTreeSet<String> {
-        ws.iter()
+    // Each side's distinguishing words, sorted and without repeats (most
+    // keys have none: no allocation then).
+    fn set<'w>(ws: &[&'w str]) -> Vec<&'w str> {
+        let mut v: Vec<&'w str> = ws
+            .iter()
+            .filter(|w| may_distinguish(w))
             .filter_map(|w| distinguishing(w))
-            .map(str::to_string)
-            .collect()
-    };
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
     let (sa, sb) = (set(a), set(b));
-    sa.symmetric_difference(&sb).next().cloned()
+    // The first place the two sorted lists differ holds the smallest word
+    // of their symmetric difference.
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let smaller = match (sa.get(i), sb.get(j)) {
+            (None, None) => return None,
+            (Some(x), None) => x,
+            (None, Some(y)) => y,
+            (Some(x), Some(y)) => match x.cmp(y) {
+                std::cmp::Ordering::Less => x,
+                std::cmp::Ordering::Greater => y,
+                std::cmp::Ordering::Equal => {
+                    i += 1;
+                    j += 1;
+                    continue;
+                }
+            },
+        };
+        return Some((*smaller).to_string());
+    }
 }
 
 /// Pairs of opposite verbs (base forms; Korean words match the start of a word).
@@ -402,6 +458,53 @@ fn verb_group(word: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+
+    /// The definition of `token_difference`: the first element of the
+    /// symmetric difference of the two sets of distinguishing words.
+    fn token_difference_by_sets(a: &[&str], b: &[&str]) -> Option<String> {
+        let set = |ws: &[&str]| -> std::collections::BTreeSet<String> {
+            ws.iter()
+                .filter_map(|w| distinguishing(w))
+                .map(str::to_string)
+                .collect()
+        };
+        let (sa, sb) = (set(a), set(b));
+        sa.symmetric_difference(&sb).next().cloned()
+    }
+
+    /// The definition of `token_class`: the hash of the sorted list of the
+    /// distinct distinguishing words.
+    fn token_class_by_list(key: &str) -> u64 {
+        let mut words: Vec<&str> = key.split(' ').filter_map(distinguishing).collect();
+        if words.is_empty() {
+            return 0;
+        }
+        words.sort_unstable();
+        words.dedup();
+        let mut h = rustc_hash::FxHasher::default();
+        words.hash(&mut h);
+        h.finish()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn token_class_is_the_hash_of_the_distinct_words(
+            words in proptest::collection::vec("(a|b|x|i|é|v1|v0.1.0|#12|12|a.rs|b.md|x/y|fix|the|e.g.|ca3|-|)", 0..20),
+        ) {
+            let key = words.join(" ");
+            proptest::prop_assert_eq!(token_class(&key), token_class_by_list(&key));
+        }
+
+        #[test]
+        fn token_difference_is_the_smallest_of_the_symmetric_difference(
+            a in proptest::collection::vec("(a|b|x|i|é|v1|v0.1.0|#12|12|a.rs|b.md|x/y|fix|the|e.g.|ca3|-)", 0..8),
+            b in proptest::collection::vec("(a|b|x|i|é|v1|v0.1.0|#12|12|a.rs|b.md|x/y|fix|the|e.g.|ca3|-)", 0..8),
+        ) {
+            let (a, b): (Vec<&str>, Vec<&str>) = (a.iter().map(String::as_str).collect(), b.iter().map(String::as_str).collect());
+            proptest::prop_assert_eq!(token_difference(&a, &b), token_difference_by_sets(&a, &b));
+        }
+    }
+
     use super::*;
     use crate::normalize::key;
 
