@@ -88,6 +88,8 @@ regen "$L" >/dev/null || die "active-status regen --dry-run failed on $L"
 
 # mean seconds of the N-th command (1-based) in a hyperfine CSV export
 csv_mean() { awk -F, -v n="$2" 'NR == n + 1 { print $2 }' "$1"; }
+# mean CPU seconds (user + system) of the N-th command in a hyperfine CSV export
+csv_cpu() { awk -F, -v n="$2" 'NR == n + 1 { print $5 + $6 }' "$1"; }
 # median of numbers on stdin
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; m = int((NR + 1) / 2); print (NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2) }'; }
 ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
@@ -199,8 +201,8 @@ SUMMARY="$RESULTS/summary.txt"
     echo "vault Q        $(files_of "$Q") files, $(size_of "$Q")"
     echo "vault M        $(files_of "$M") files, $(size_of "$M")"
     echo "--- regen --dry-run on L vs rg -c (hyperfine, warmup $WARMUP, runs $RUNS, mean)"
-    echo "active-status  $(ms "$HF_AS_L") ms"
-    echo "rg -c          $(ms "$HF_RG_L") ms"
+    echo "active-status  $(ms "$HF_AS_L") ms   (CPU $(ms "$(csv_cpu "$RESULTS/L-vs-rg.csv" 1)") ms, user + system)"
+    echo "rg -c          $(ms "$HF_RG_L") ms   (CPU $(ms "$(csv_cpu "$RESULTS/L-vs-rg.csv" 2)") ms)"
     echo "ratio          $(ratio "$HF_AS_L" "$HF_RG_L") x"
     echo "--- interleaved, $N pairs (median)"
     echo "active-status  $IL_AS_MS ms"
@@ -210,15 +212,15 @@ SUMMARY="$RESULTS/summary.txt"
     echo "active-status  $((RSS_AS_L / 1024)) MiB ($RSS_AS_L KiB)"
     echo "rg -c          $((RSS_RG_L / 1024)) MiB ($RSS_RG_L KiB)"
     echo "--- scaling (Q is a quarter of L)"
-    echo "regen on Q     $(ms "$HF_AS_Q") ms"
+    echo "regen on Q     $(ms "$HF_AS_Q") ms   (CPU $(ms "$(csv_cpu "$RESULTS/Q.csv" 1)") ms)"
     echo "regen on L     $(ms "$HF_AS_L") ms"
     echo "ratio L/Q      $(ratio "$HF_AS_L" "$HF_AS_Q") x   (about 4 means linear)"
     echo "--- hook session-start on M (hyperfine mean, includes the shell and echo)"
-    echo "session-start  $(ms "$HF_HOOK_M") ms   (output ${#HOOK_OUT} bytes)"
+    echo "session-start  $(ms "$HF_HOOK_M") ms   (CPU $(ms "$(csv_cpu "$RESULTS/hook-M.csv" 1)") ms; output ${#HOOK_OUT} bytes)"
     echo "--- warm: the cache filled by regen, one journal file changed before each run"
-    echo "regen on L     $(ms "$HF_WARM_L") ms   (hyperfine mean; rg -c $(ms "$HF_WARM_RG") ms)"
+    echo "regen on L     $(ms "$HF_WARM_L") ms   (hyperfine mean, CPU $(ms "$(csv_cpu "$RESULTS/L-warm.csv" 1)") ms; rg -c $(ms "$HF_WARM_RG") ms)"
     echo "ratio          $(ratio "$HF_WARM_L" "$HF_WARM_RG") x   (interleaved, $N pairs, median of ratios: $IL_WARM_RATIO x)"
-    echo "session-start  $(ms "$HF_HOOK_M_WARM") ms on M, warm (cold above)"
+    echo "session-start  $(ms "$HF_HOOK_M_WARM") ms on M, warm (CPU $(ms "$(csv_cpu "$RESULTS/hook-M-warm.csv" 1)") ms; cold above)"
     echo "===================================================================="
 } | tee "$SUMMARY"
 echo "(results and CSV exports in ${RESULTS#"$ROOT_DIR"/})" >&2
