@@ -458,6 +458,8 @@ fn verb_group(word: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::normalize::key;
 
     /// The definition of `token_difference`: the first element of the
     /// symmetric difference of the two sets of distinguishing words.
@@ -504,9 +506,6 @@ mod tests {
             proptest::prop_assert_eq!(token_difference(&a, &b), token_difference_by_sets(&a, &b));
         }
     }
-
-    use super::*;
-    use crate::normalize::key;
 
     fn guard(a: &str, b: &str) -> Option<Guard> {
         check(&key(a), &key(b), private_mark(a), private_mark(b))
