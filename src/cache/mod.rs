@@ -11,6 +11,8 @@
 //! that hold the vault lock.
 
 mod container;
+#[cfg(test)]
+mod defer_tests;
 mod files;
 mod pairs;
 #[cfg(test)]
@@ -83,6 +85,11 @@ pub struct CacheUse {
     pub pairs_reused: bool,
     /// Why (part of) the cache was ignored, when it was.
     pub ignored: Vec<String>,
+    /// Whether the per-file results were left as they were although some
+    /// files changed (few did: see `files::REWRITE_AFTER`); the merge's
+    /// memos are then left too, and the next run re-reads those files.
+    #[serde(skip)]
+    pub deferred: bool,
 }
 
 /// The program build: version and the executable's identity, so a rebuilt

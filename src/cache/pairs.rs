@@ -14,6 +14,12 @@ use serde::{Deserialize, Serialize};
 /// `PAI2`: the payload holds both memos (`PAIR` held the pairwise one only).
 const KIND: &[u8; 4] = b"PAI2";
 
+/// Most texts a run's memo may not have known and still be left unwritten
+/// when the per-file results are (see `CacheUse::deferred`); well under the
+/// number of new texts the merge answers from a memo without comparing
+/// everything (`resolve_warm`).
+const DEFER_TEXTS: usize = 64;
+
 /// The payload of `pairs.bin`.
 #[derive(Serialize, Deserialize)]
 struct Memos {
@@ -119,6 +125,12 @@ impl Pairs {
         else {
             return;
         };
+        // The per-file results were left as they were (few files changed):
+        // so is a memo that knew nearly every text of this run. The next
+        // run compares the few texts it lacks again, as this one did.
+        if used.deferred && self.reused && pairs.unknown() <= DEFER_TEXTS {
+            return;
+        }
         let Some(payload) = to_bytes(&MemosRef { pairs, clusters }) else {
             return;
         };

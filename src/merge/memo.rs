@@ -47,7 +47,7 @@ pub const MEMO_VERSION: u32 = 3;
 pub(super) type TextId = [u64; 2];
 
 /// Pairwise answers of one merge run, for the next (see the module docs).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PairMemo {
     version: u32,
     /// `f64::to_bits` of the dedup threshold the answers hold for.
@@ -64,7 +64,35 @@ pub struct PairMemo {
     /// that matched it, ascending.
     #[serde(with = "super::wire::lists")]
     queries: Vec<(TextId, Bounds, Vec<u32>)>,
+    /// Texts of the last run that filled the memo that it did not know
+    /// (not kept in the file).
+    #[serde(skip)]
+    unknown: usize,
 }
+
+/// Memos are equal when they hold the same answers (what the last run
+/// did not know is a note about that run, not an answer).
+impl PartialEq for PairMemo {
+    fn eq(&self, other: &Self) -> bool {
+        (
+            self.version,
+            self.threshold,
+            self.salt,
+            &self.entries,
+            &self.entry_bounds,
+            &self.queries,
+        ) == (
+            other.version,
+            other.threshold,
+            other.salt,
+            &other.entries,
+            &other.entry_bounds,
+            &other.queries,
+        )
+    }
+}
+
+impl Eq for PairMemo {}
 
 impl Default for PairMemo {
     fn default() -> Self {
@@ -90,6 +118,7 @@ impl PairMemo {
             entries: Vec::new(),
             entry_bounds: Vec::new(),
             queries: Vec::new(),
+            unknown: 0,
         }
     }
 
@@ -195,7 +224,18 @@ impl PairMemo {
             entries: order.iter().map(|&i| entries[i as usize]).collect(),
             entry_bounds: order.iter().map(|&i| entry_bounds[i as usize]).collect(),
             queries: table,
+            unknown: 0,
         };
+    }
+
+    /// How many of the texts of the run that last filled the memo (Done
+    /// entries and open items) it did not know before.
+    pub fn unknown(&self) -> usize {
+        self.unknown
+    }
+
+    pub(super) fn set_unknown(&mut self, n: usize) {
+        self.unknown = n;
     }
 }
 
@@ -239,16 +279,31 @@ impl<'m> Reuse<'m> {
     /// The remembered bounds of the item text `q` and the current entry
     /// numbers that match it, or `None` when `q` is not remembered.
     pub(super) fn query(&self, q: &TextId) -> Option<(Bounds, impl Iterator<Item = u32> + '_)> {
-        let at = self
-            .memo
+        let at = self.position(q)?;
+        Some((self.query_bounds(at), self.listed(at)))
+    }
+
+    /// Where the memo keeps the item text `q`, when it remembers it.
+    pub(super) fn position(&self, q: &TextId) -> Option<usize> {
+        self.memo
             .queries
             .binary_search_by(|(id, _, _)| id.cmp(q))
-            .ok()?;
-        let (_, bounds, list) = &self.memo.queries[at];
-        Some((
-            *bounds,
-            list.iter().filter_map(|&p| self.current[p as usize]),
-        ))
+            .ok()
+    }
+
+    /// The remembered bounds of the item text at memo position `at`.
+    pub(super) fn query_bounds(&self, at: usize) -> Bounds {
+        self.memo.queries[at].1
+    }
+
+    /// The current entry numbers that matched the item text at memo
+    /// position `at` (only entries still present), ascending by the
+    /// memo's order.
+    pub(super) fn listed(&self, at: usize) -> impl Iterator<Item = u32> + '_ {
+        self.memo.queries[at]
+            .2
+            .iter()
+            .filter_map(|&p| self.current[p as usize])
     }
 
     /// The current entry numbers the memo says match the item text `q`

@@ -88,13 +88,13 @@ pub fn resolve_with(
     }
     let entry_ids: Vec<TextId> = memo.as_deref().map_or_else(Vec::new, |m| {
         entries
-            .iter()
+            .par_iter()
             .map(|((n, p, x), d)| m.id(n, *p, *x, (d.undated, d.latest)))
             .collect()
     });
     let query_ids: Vec<TextId> = memo.as_deref().map_or_else(Vec::new, |m| {
         queries
-            .iter()
+            .par_iter()
             .map(|((n, p, x), earliest)| m.id(n, *p, *x, earliest))
             .collect()
     });
@@ -112,12 +112,17 @@ pub fn resolve_with(
     };
     // Few new texts: answered from the memo's lists and bounds, with no
     // key or index for the texts it knows.
-    let warm = reuse.as_ref().filter(|r| {
-        resolve_warm::worth_it(
+    // Texts the memo does not know: entries, then item texts.
+    let (new_entries, new_queries) = match &reuse {
+        Some(r) => (
             r.known.iter().filter(|&&k| !k).count(),
             query_ids.iter().filter(|q| r.matches(q).is_none()).count(),
-        )
-    });
+        ),
+        None => (entries.len(), queries.len()),
+    };
+    let warm = reuse
+        .as_ref()
+        .filter(|_| resolve_warm::worth_it(new_entries, new_queries));
     let (found, entry_bounds, query_bounds) = match warm {
         Some(r) => {
             let texts: Vec<TextKey<'_>> = entries.iter().map(|e| e.0).collect();
@@ -149,6 +154,7 @@ pub fn resolve_with(
             .zip(&found)
             .map(|((q, b), f)| (*q, *b, f.iter().map(|&(id, _)| id).collect()));
         m.record(threshold, &entry_ids, &entry_bounds, pairs);
+        m.set_unknown(new_entries + new_queries);
     }
     let closers: Vec<Option<(usize, f64)>> = items
         .par_iter()

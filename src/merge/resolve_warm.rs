@@ -69,6 +69,38 @@ fn compatible(item: Option<&str>, entry: Option<&str>) -> bool {
     item.is_none() || entry.is_none() || item == entry
 }
 
+/// Keys built on first use, for the few texts a warm run compares: a
+/// table of chunks allocated when first touched, so a run that builds a
+/// handful of keys does not allocate (and fault in) a slot for every text.
+struct LazyKeys<'a, 't> {
+    texts: &'t [TextKey<'a>],
+    chunks: Vec<OnceLock<Box<[OnceLock<Key<'a>>]>>>,
+}
+
+/// Texts per chunk of [`LazyKeys`].
+const CHUNK: usize = 256;
+
+impl<'a, 't> LazyKeys<'a, 't> {
+    fn new(texts: &'t [TextKey<'a>]) -> Self {
+        LazyKeys {
+            texts,
+            chunks: (0..texts.len().div_ceil(CHUNK))
+                .map(|_| OnceLock::new())
+                .collect(),
+        }
+    }
+
+    /// The key of text `n`, built on first use.
+    fn get(&self, n: usize) -> &Key<'a> {
+        let chunk =
+            self.chunks[n / CHUNK].get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
+        chunk[n % CHUNK].get_or_init(|| {
+            let (norm, _, private) = self.texts[n];
+            Key::with_private(norm, private)
+        })
+    }
+}
+
 /// Every matching entry of each query: `below(n)` is the first entry
 /// number too old for query `n` when the memo does not know it.
 pub(super) fn answer(
@@ -79,29 +111,23 @@ pub(super) fn answer(
     reuse: &Reuse<'_>,
     threshold: f64,
 ) -> Answers {
-    let entry_keys: Vec<OnceLock<Key<'_>>> = entries.iter().map(|_| OnceLock::new()).collect();
-    let entry_key =
-        |id: usize| entry_keys[id].get_or_init(|| Key::with_private(entries[id].0, entries[id].2));
-    let query_keys: Vec<OnceLock<Key<'_>>> = queries.iter().map(|_| OnceLock::new()).collect();
-    let query_key =
-        |n: usize| query_keys[n].get_or_init(|| Key::with_private(queries[n].0, queries[n].2));
+    let entry_keys = LazyKeys::new(entries);
+    let query_keys = LazyKeys::new(queries);
     let entry_bounds: Vec<Bounds> = (0..entries.len())
         .into_par_iter()
         .map(|id| {
             reuse
                 .entry_bounds(id)
-                .unwrap_or_else(|| Bounds::of(entry_key(id)))
+                .unwrap_or_else(|| Bounds::of(entry_keys.get(id)))
         })
         .collect();
-    let listed: Vec<Option<(Bounds, Vec<u32>)>> = query_ids
-        .iter()
-        .map(|q| reuse.query(q).map(|(b, list)| (b, list.collect())))
-        .collect();
+    // Each query's place in the memo, when the memo knows it.
+    let at: Vec<Option<usize>> = query_ids.par_iter().map(|q| reuse.position(q)).collect();
     let query_bounds: Vec<Bounds> = (0..queries.len())
         .into_par_iter()
-        .map(|n| match &listed[n] {
-            Some((b, _)) => *b,
-            None => Bounds::of(query_key(n)),
+        .map(|n| match at[n] {
+            Some(p) => reuse.query_bounds(p),
+            None => Bounds::of(query_keys.get(n)),
         })
         .collect();
     // Whether query `n` matches entry `id` (both bounds checked first).
@@ -112,12 +138,12 @@ pub(super) fn answer(
             && q.class == e.class
             && (lo..=hi).contains(&(e.len as usize))
             && q.bigrams_close(e, threshold)
-            && similar(query_key(n), entry_key(id), threshold)
+            && similar(query_keys.get(n), entry_keys.get(id), threshold)
     };
     // New entries against the known queries, from the entries' side (a
     // window one wider each way: the exact window is checked in `matches`).
-    let known = by_class((0..queries.len()).filter_map(|n| listed[n].as_ref().map(|l| (n, l.0))));
-    let gained: Vec<(u32, u32)> = (0..entries.len())
+    let known = by_class((0..queries.len()).filter_map(|n| at[n].map(|_| (n, query_bounds[n]))));
+    let mut gained: Vec<(u32, u32)> = (0..entries.len())
         .into_par_iter()
         .filter(|&id| !reuse.known[id])
         .flat_map_iter(|id| {
@@ -129,56 +155,49 @@ pub(super) fn answer(
                 .collect::<Vec<_>>()
         })
         .collect();
+    // By query, in entry order: each query's gained entries are one run.
+    gained.sort_unstable();
     // New queries against every entry their dates allow.
-    let all = if listed.iter().any(Option::is_none) {
+    let all = if at.iter().any(Option::is_none) {
         by_class(entry_bounds.iter().copied().enumerate())
     } else {
         ByClass::default()
     };
-    // The remembered matches first in each list, then the computed ones.
-    let mut found: Vec<Vec<u32>> = (0..queries.len())
+    // Each query's answer: the remembered matches, re-checked (see the
+    // module docs), then the gained ones, or for a new query every entry
+    // that matches; most similar first.
+    let found = (0..queries.len())
         .into_par_iter()
-        .map(|n| match &listed[n] {
-            Some((_, list)) => list.clone(),
-            None => {
-                let q = &query_bounds[n];
-                let (lo, hi) = window(q.len as usize, threshold);
-                let end = below(n);
-                in_window(&all, q.class, lo, hi)
-                    .filter(|&id| id < end && matches(n, id as usize))
-                    .collect()
-            }
-        })
-        .collect();
-    let remembered: Vec<usize> = found.iter().map(Vec::len).collect();
-    for (n, id) in gained {
-        found[n as usize].push(id);
-    }
-    let found = found
-        .into_par_iter()
-        .enumerate()
-        .map(|(n, ids)| {
-            let (q, listed) = (
-                &queries[n],
-                if listed[n].is_some() {
-                    remembered[n]
-                } else {
-                    0
-                },
-            );
-            let mut scored: Vec<(u32, f64)> = ids
-                .into_iter()
-                .enumerate()
-                .filter_map(|(k, id)| {
-                    let e = &entries[id as usize];
-                    let sim = crate::normalize::similarity(q.0, e.0);
-                    let holds = k >= listed
-                        || (compatible(q.1, e.1)
+        .map(|n| {
+            let q = &queries[n];
+            let from = gained.partition_point(|&(m, _)| (m as usize) < n);
+            let to = gained.partition_point(|&(m, _)| (m as usize) <= n);
+            let score = |id: u32| {
+                let e = &entries[id as usize];
+                (id, crate::normalize::similarity(q.0, e.0))
+            };
+            let mut scored: Vec<(u32, f64)> = match at[n] {
+                Some(p) => reuse
+                    .listed(p)
+                    .map(score)
+                    .filter(|&(id, sim)| {
+                        let e = &entries[id as usize];
+                        compatible(q.1, e.1)
                             && sim >= threshold
-                            && crate::guards::check(q.0, e.0, q.2, e.2).is_none());
-                    holds.then_some((id, sim))
-                })
-                .collect();
+                            && crate::guards::check(q.0, e.0, q.2, e.2).is_none()
+                    })
+                    .chain(gained[from..to].iter().map(|&(_, id)| score(id)))
+                    .collect(),
+                None => {
+                    let qb = &query_bounds[n];
+                    let (lo, hi) = window(qb.len as usize, threshold);
+                    let end = below(n);
+                    in_window(&all, qb.class, lo, hi)
+                        .filter(|&id| id < end && matches(n, id as usize))
+                        .map(score)
+                        .collect()
+                }
+            };
             scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             scored
         })

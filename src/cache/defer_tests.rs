@@ -1,0 +1,92 @@
+//! A writing run that finds few files changed leaves `scan.bin` and
+//! `pairs.bin` as they were (FORMAT.md §12.1, "Writing"); the output is
+//! the same as without the cache, and the next run re-reads those files.
+
+use super::tests::{clock_ahead, run, small_vault, write};
+use super::*;
+use std::path::Path;
+
+/// The bytes of the per-file results and of the merge's memos.
+fn cache_files(root: &Path) -> (Vec<u8>, Vec<u8>) {
+    let read = |rel: &str| std::fs::read(root.join(rel)).unwrap();
+    (read(SCAN_FILE), read(PAIRS_FILE))
+}
+
+#[test]
+fn a_few_changed_files_leave_the_cache_files_as_they_were() {
+    clock_ahead();
+    let v = small_vault();
+    let root = v.path();
+    assert!(run(root, Mode::Write).2.unwrap().written);
+    let before = cache_files(root);
+    write(
+        root,
+        "projects/beta/todos.md",
+        "## Next\n- [ ] beta task\n- [ ] beta task two\n",
+    );
+    let fresh = run(root, Mode::Off);
+    let (text, report, used) = run(root, Mode::Write);
+    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
+    assert!(text.contains("beta task two"));
+    let used = used.unwrap();
+    assert!(used.deferred, "{used:?}");
+    assert_eq!((used.reused, used.reread), (2, 1));
+    assert_eq!(cache_files(root), before);
+    // The next run re-reads the changed file, and still agrees.
+    let (text, report, used) = run(root, Mode::Write);
+    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
+    assert_eq!(used.unwrap().reread, 1);
+    assert_eq!(cache_files(root), before);
+}
+
+#[test]
+fn more_changed_files_than_the_limit_rewrite_the_cache() {
+    clock_ahead();
+    let v = small_vault();
+    let root = v.path();
+    let many = files::REWRITE_AFTER + 1;
+    for n in 0..many {
+        write(root, &format!("projects/p{n}/todos.md"), "- [ ] a task\n");
+    }
+    run(root, Mode::Write);
+    let before = cache_files(root);
+    for n in 0..many {
+        write(
+            root,
+            &format!("projects/p{n}/todos.md"),
+            &format!("- [ ] a task\n- [ ] task {n} more\n"),
+        );
+    }
+    let fresh = run(root, Mode::Off);
+    let (text, report, used) = run(root, Mode::Write);
+    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
+    let used = used.unwrap();
+    assert!(!used.deferred && used.written, "{used:?}");
+    let after = cache_files(root);
+    assert_ne!(after.0, before.0);
+    assert_ne!(after.1, before.1);
+    let (_, report, used) = run(root, Mode::Write);
+    assert_eq!(report, fresh.1);
+    assert_eq!(used.unwrap().reread, 0);
+}
+
+#[test]
+fn a_memo_that_lacked_many_texts_is_rewritten_though_the_scan_is_kept() {
+    clock_ahead();
+    let v = small_vault();
+    let root = v.path();
+    run(root, Mode::Write);
+    let before = cache_files(root);
+    // One file, with more new texts than a kept memo may lack.
+    let list: String = (0..80)
+        .map(|n| format!("- [ ] brand new task number {n} of the list\n"))
+        .collect();
+    write(root, "projects/beta/todos.md", &format!("## Next\n{list}"));
+    let fresh = run(root, Mode::Off);
+    let (text, report, used) = run(root, Mode::Write);
+    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
+    assert!(used.unwrap().deferred);
+    let after = cache_files(root);
+    assert_eq!(after.0, before.0);
+    assert_ne!(after.1, before.1);
+}
