@@ -140,7 +140,7 @@ pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<
                     .and_then(|n| analysis.vault.signals.get(n))
                     .map(|s| ClosedBy {
                         text: s.text.clone(),
-                        project: s.project_owned(),
+                        project: s.project.clone(),
                         path: s.loc.path.clone(),
                         line: s.loc.line,
                         date: s.date,

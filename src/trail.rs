@@ -5,6 +5,7 @@
 use crate::item::{Signal, SourceKind};
 use crate::merge::Merged;
 use jiff::civil::Date;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -21,7 +22,7 @@ pub struct Member {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct ResolutionOut {
     pub text: String,
-    pub project: Option<String>,
+    pub project: Option<Arc<str>>,
     pub kind: SourceKind,
     pub path: Arc<str>,
     pub line: u32,
@@ -36,7 +37,7 @@ pub struct ResolutionOut {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct ClosedBy {
     pub text: String,
-    pub project: Option<String>,
+    pub project: Option<Arc<str>>,
     pub path: Arc<str>,
     pub line: u32,
     pub date: Option<Date>,
@@ -67,19 +68,20 @@ pub(crate) fn members(merged: &Merged, c: usize) -> Vec<Member> {
 
 /// Every resolution of `merged`, by the resolved item's path and line.
 pub(crate) fn resolutions(merged: &Merged, signals: &[Signal]) -> Vec<ResolutionOut> {
+    // 25,910 of them on the L benchmark vault: built on both cores, in order.
     merged
         .resolutions
-        .iter()
+        .par_iter()
         .map(|r| ResolutionOut {
             text: r.item.text.clone(),
-            project: r.item.project_owned(),
+            project: r.item.project.clone(),
             kind: r.item.kind,
             path: r.item.loc.path.clone(),
             line: r.item.loc.line,
             date: r.item.date,
             closed_by: r.signal.and_then(|n| signals.get(n)).map(|s| ClosedBy {
                 text: s.text.clone(),
-                project: s.project_owned(),
+                project: s.project.clone(),
                 path: s.loc.path.clone(),
                 line: s.loc.line,
                 date: s.date,

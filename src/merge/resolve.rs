@@ -177,9 +177,10 @@ pub fn resolve_with(
                 _ => true,
             };
             found.iter().find_map(|&(id, sim)| {
-                lists[id as usize]
+                lists
+                    .of(id)
                     .iter()
-                    .copied()
+                    .map(|&s| s as usize)
                     .find(|&s| in_time(s))
                     .map(|s| (s, sim))
             })
@@ -205,36 +206,86 @@ pub fn resolve_with(
     (open, closed)
 }
 
+/// The signal numbers of each distinct entry, ascending, laid out back to
+/// back (one buffer, not a vector per entry).
+struct Lists {
+    /// Where entry `id`'s numbers start in `signals`; one more at the end.
+    starts: Vec<u32>,
+    signals: Vec<u32>,
+}
+
+impl Lists {
+    /// The signal numbers of entry `id`, ascending.
+    fn of(&self, id: u32) -> &[u32] {
+        let id = id as usize;
+        &self.signals[self.starts[id] as usize..self.starts[id + 1] as usize]
+    }
+}
+
 /// Each distinct signal text (with project and private mark) with what its
 /// signals say and their numbers: entries with an undated signal first,
 /// then newest first, so that a query whose items are all dated on or after
 /// D never needs an entry older than D and its scan stops at a
 /// binary-searched id.
-#[allow(clippy::type_complexity)]
-fn distinct_entries(signals: &[Signal]) -> (Vec<(TextKey<'_>, Matches)>, Vec<Vec<usize>>) {
-    let mut distinct: HashMap<TextKey<'_>, (Matches, Vec<usize>)> = HashMap::default();
-    distinct.reserve(signals.len());
-    for (n, s) in signals.iter().enumerate() {
-        let (m, list) = distinct
-            .entry(text_key(&s.norm, s.project.as_deref(), s.private))
-            .or_default();
-        list.push(n);
-        m.any = true;
-        match s.date {
-            None => m.undated = true,
-            Some(d) => m.latest = Some(m.latest.map_or(d, |l| l.max(d))),
-        }
-    }
-    let mut all: Vec<(TextKey<'_>, (Matches, Vec<usize>))> = distinct.into_iter().collect();
+fn distinct_entries(signals: &[Signal]) -> (Vec<(TextKey<'_>, Matches)>, Lists) {
+    let mut number: HashMap<TextKey<'_>, u32> = HashMap::default();
+    number.reserve(signals.len());
+    let mut found: Vec<(TextKey<'_>, Matches)> = Vec::new();
+    let entry_of: Vec<u32> = signals
+        .iter()
+        .map(|s| {
+            let tk = text_key(&s.norm, s.project.as_deref(), s.private);
+            let n = *number.entry(tk).or_insert_with(|| {
+                found.push((tk, Matches::default()));
+                found.len() as u32 - 1
+            });
+            let m = &mut found[n as usize].1;
+            m.any = true;
+            match s.date {
+                None => m.undated = true,
+                Some(d) => m.latest = Some(m.latest.map_or(d, |l| l.max(d))),
+            }
+            n
+        })
+        .collect();
+    drop(number);
     // Keys are distinct, so the order is total (an unstable sort is exact).
-    all.par_sort_unstable_by(|a, b| {
-        (!a.1.0.undated, std::cmp::Reverse(a.1.0.latest), a.0).cmp(&(
-            !b.1.0.undated,
-            std::cmp::Reverse(b.1.0.latest),
+    let mut order: Vec<u32> = (0..found.len() as u32).collect();
+    order.par_sort_unstable_by(|&a, &b| {
+        let (a, b) = (&found[a as usize], &found[b as usize]);
+        (!a.1.undated, std::cmp::Reverse(a.1.latest), a.0).cmp(&(
+            !b.1.undated,
+            std::cmp::Reverse(b.1.latest),
             b.0,
         ))
     });
-    all.into_iter().map(|(k, (m, l))| ((k, m), l)).unzip()
+    // Found number -> entry id (its place in the order).
+    let mut id_of = vec![0u32; found.len()];
+    for (id, &f) in order.iter().enumerate() {
+        id_of[f as usize] = id as u32;
+    }
+    let mut starts = vec![0u32; found.len() + 1];
+    for &f in &entry_of {
+        starts[id_of[f as usize] as usize + 1] += 1;
+    }
+    for id in 0..found.len() {
+        starts[id + 1] += starts[id];
+    }
+    let mut next = starts.clone();
+    let mut numbers = vec![0u32; signals.len()];
+    for (n, &f) in entry_of.iter().enumerate() {
+        let slot = &mut next[id_of[f as usize] as usize];
+        numbers[*slot as usize] = n as u32;
+        *slot += 1;
+    }
+    let entries = order.iter().map(|&f| found[f as usize]).collect();
+    (
+        entries,
+        Lists {
+            starts,
+            signals: numbers,
+        },
+    )
 }
 
 /// Each distinct item text (with project and private mark) with the
