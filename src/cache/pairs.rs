@@ -14,12 +14,6 @@ use serde::{Deserialize, Serialize};
 /// `PAI2`: the payload holds both memos (`PAIR` held the pairwise one only).
 const KIND: &[u8; 4] = b"PAI2";
 
-/// Most texts a run's memo may not have known and still be left unwritten
-/// when the per-file results are (see `CacheUse::deferred`); well under the
-/// number of new texts the merge answers from a memo without comparing
-/// everything (`resolve_warm`).
-const DEFER_TEXTS: usize = 64;
-
 /// The payload of `pairs.bin`.
 #[derive(Serialize, Deserialize)]
 struct Memos {
@@ -104,6 +98,18 @@ impl Pairs {
         self.ignored.push(format!("{PAIRS_FILE} ignored: {why}"));
     }
 
+    /// When the per-file results are left as they were (`deferred`), a
+    /// memo read from the cache is left too if the merge meets few texts it
+    /// does not know ([`PairMemo::keep_if_few`]); nothing is then written.
+    pub(crate) fn keep_if_few(&mut self, deferred: bool) {
+        if deferred
+            && self.reused
+            && let Some(m) = self.memo.as_mut()
+        {
+            m.keep_if_few();
+        }
+    }
+
     fn load(&mut self, bytes: &[u8]) -> Result<Memos, String> {
         if bytes.len() as u64 > MAX_BYTES {
             return Err(format!("over {MAX_BYTES} bytes"));
@@ -125,10 +131,11 @@ impl Pairs {
         else {
             return;
         };
-        // The per-file results were left as they were (few files changed):
-        // so is a memo that knew nearly every text of this run. The next
-        // run compares the few texts it lacks again, as this one did.
-        if used.deferred && self.reused && pairs.unknown() <= DEFER_TEXTS {
+        // The per-file results were left as they were (few files changed),
+        // and so was a memo that knew nearly every text of this run (see
+        // `keep_if_few`): the next run compares the few texts it lacks
+        // again, as this one did.
+        if pairs.kept() {
             return;
         }
         let Some(payload) = to_bytes(&MemosRef { pairs, clusters }) else {

@@ -212,10 +212,22 @@ impl ClusterMemo {
 /// [`cluster`] with a match-graph memo from an earlier run: the same
 /// clusters; afterwards the memo holds this run's graph, for the next.
 /// `None` is plain [`cluster`].
+#[cfg(test)]
 pub(crate) fn cluster_with(
     items: &[Item],
     threshold: f64,
     memo: Option<&mut ClusterMemo>,
+) -> Vec<Cluster> {
+    cluster_recording(items, threshold, memo, true)
+}
+
+/// [`cluster_with`]; the memo keeps this run's graph only when `record`
+/// (a caller that will not write the memo leaves it as it was).
+pub(crate) fn cluster_recording(
+    items: &[Item],
+    threshold: f64,
+    memo: Option<&mut ClusterMemo>,
+    record: bool,
 ) -> Vec<Cluster> {
     let Some(memo) = memo else {
         return cluster(items, threshold);
@@ -226,7 +238,9 @@ pub(crate) fn cluster_with(
     match Graph::build(items, threshold, memo) {
         Some(graph) => {
             let clusters = graph.greedy(items);
-            graph.record(memo, threshold);
+            if record {
+                graph.record(memo, threshold);
+            }
             clusters
         }
         None => {

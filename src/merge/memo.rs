@@ -68,7 +68,20 @@ pub struct PairMemo {
     /// (not kept in the file).
     #[serde(skip)]
     unknown: usize,
+    /// Whether the caller keeps the memo as it was when the run meets at
+    /// most [`KEEP_UNKNOWN`] texts it does not know (not kept in the file).
+    #[serde(skip)]
+    keep_if_few: bool,
+    /// Whether the last run left the memo as it was (see `keep_if_few`).
+    #[serde(skip)]
+    kept: bool,
 }
+
+/// Most texts (Done entries and open items) a run may meet that a memo did
+/// not know for the memo to be kept as it was when its caller asks so
+/// ([`PairMemo::keep_if_few`]); well under the number of new texts the
+/// merge answers from a memo without comparing everything (`resolve_warm`).
+pub const KEEP_UNKNOWN: usize = 64;
 
 /// Memos are equal when they hold the same answers (what the last run
 /// did not know is a note about that run, not an answer).
@@ -119,6 +132,8 @@ impl PairMemo {
             entry_bounds: Vec::new(),
             queries: Vec::new(),
             unknown: 0,
+            keep_if_few: false,
+            kept: false,
         }
     }
 
@@ -225,6 +240,8 @@ impl PairMemo {
             entry_bounds: order.iter().map(|&i| entry_bounds[i as usize]).collect(),
             queries: table,
             unknown: 0,
+            keep_if_few: false,
+            kept: false,
         };
     }
 
@@ -236,6 +253,28 @@ impl PairMemo {
 
     pub(super) fn set_unknown(&mut self, n: usize) {
         self.unknown = n;
+    }
+
+    /// Asks the next run to leave the memo as it is (answers, bounds and
+    /// lists: no new table is built) when it meets at most
+    /// [`KEEP_UNKNOWN`] texts the memo does not know; the caller then does
+    /// not write it, and the run after compares those few texts again.
+    pub fn keep_if_few(&mut self) {
+        self.keep_if_few = true;
+    }
+
+    /// Whether the last run left the memo as it was (see [`Self::keep_if_few`]).
+    pub fn kept(&self) -> bool {
+        self.kept
+    }
+
+    /// Leaves the answers as they are, after a run that met `unknown`
+    /// texts the memo did not know, when the caller asked so and they are
+    /// few; returns whether it did.
+    pub(super) fn keep(&mut self, unknown: usize) -> bool {
+        self.unknown = unknown;
+        self.kept = self.keep_if_few && unknown <= KEEP_UNKNOWN;
+        self.kept
     }
 }
 

@@ -17,10 +17,10 @@ mod wire;
 
 pub use cluster::cluster;
 pub use cluster_memo::ClusterMemo;
-use cluster_memo::cluster_with;
+use cluster_memo::cluster_recording;
 use frozen::FrozenIndex;
 pub use index::{Rows, SimIndex};
-pub use memo::{MEMO_VERSION, PairMemo};
+pub use memo::{KEEP_UNKNOWN, MEMO_VERSION, PairMemo};
 pub use rank::{compare, due, overdue, tier};
 pub use resolve::{Resolution, resolve, resolve_traced, resolve_with};
 pub use similarity::{Key, close, matches_by_definition, similar};
@@ -79,13 +79,15 @@ pub fn merge_memos(
     signals: &[Signal],
     as_of: Option<Date>,
     threshold: f64,
-    memo: Option<&mut PairMemo>,
+    mut memo: Option<&mut PairMemo>,
     clusters: Option<&mut ClusterMemo>,
 ) -> Merged {
     // Reading is over: the memo of recent keys gives its memory to the merge.
     crate::normalize::forget_recent_keys();
     let collected = items.len();
-    let (open, mut resolutions) = resolve_with(items, signals, threshold, memo);
+    let (open, mut resolutions) = resolve_with(items, signals, threshold, memo.as_deref_mut());
+    // A pairwise memo left as it was is not written: nor is the graph.
+    let record = !memo.is_some_and(|m| m.kept());
     let (mut open, twinned, forwarded_open) = forward::settle(open, threshold);
     resolutions.extend(twinned.into_iter().map(|item| Resolution {
         item,
@@ -95,7 +97,7 @@ pub fn merge_memos(
     let resolved = collected - open.len();
     resolutions.sort_by(|a, b| a.item.loc.cmp(&b.item.loc));
     rank::sort(&mut open, as_of);
-    let clusters = cluster_with(&open, threshold, clusters);
+    let clusters = cluster_recording(&open, threshold, clusters, record);
     let duplicates_merged = open.len() - clusters.len();
     Merged {
         items: open,

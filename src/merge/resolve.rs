@@ -146,8 +146,11 @@ pub fn resolve_with(
             too_old,
         ),
     };
+    let reused = reuse.is_some();
     drop(reuse);
-    if let Some(m) = memo {
+    if let Some(m) = memo
+        && !(reused && m.keep(new_entries + new_queries))
+    {
         let pairs = query_ids
             .iter()
             .zip(&query_bounds)

@@ -4,7 +4,7 @@
 
 use crate::props::{items, opt_day, signal, summary, threshold};
 use active_status::item::{Item, Location, Signal, SourceKind};
-use active_status::merge::{Merged, PairMemo, merge, merge_with};
+use active_status::merge::{KEEP_UNKNOWN, Merged, PairMemo, merge, merge_with};
 use active_status::normalize::key;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
@@ -63,6 +63,28 @@ proptest! {
         // A third run on the same input answers every text from the memo.
         let third = merge_with(i2.clone(), &s2, as_of, t, Some(&mut memo));
         prop_assert_eq!(all(&third), all(&merge(i2, &s2, as_of, t)));
+    }
+
+    #[test]
+    fn a_memo_kept_as_it_was_changes_nothing(
+        (i1, s1, i2, s2) in two_runs(),
+        as_of in opt_day(),
+        t in threshold(),
+    ) {
+        let mut memo = PairMemo::with_salt([5, 9]);
+        merge_with(i1.clone(), &s1, as_of, t, Some(&mut memo));
+        let before = memo.clone();
+        memo.keep_if_few();
+        let second = merge_with(i2.clone(), &s2, as_of, t, Some(&mut memo));
+        prop_assert_eq!(all(&second), all(&merge(i2, &s2, as_of, t)));
+        if memo.kept() {
+            // Left as it was: the answers of the first run, not the second's.
+            prop_assert_eq!(&memo, &before);
+            prop_assert!(memo.unknown() <= KEEP_UNKNOWN);
+        }
+        // A later run given the older memo still agrees with a fresh one.
+        let third = merge_with(i1.clone(), &s1, as_of, t, Some(&mut memo));
+        prop_assert_eq!(all(&third), all(&merge(i1, &s1, as_of, t)));
     }
 
     #[test]
@@ -137,4 +159,55 @@ fn a_memo_round_trips_through_json_and_is_refilled() {
     let m2 = merge_with(items, &signals[1..], None, 0.85, Some(&mut memo));
     assert_eq!(m2.resolved, 0);
     assert_eq!((memo.entries(), memo.queries()), (1, 2));
+}
+
+#[test]
+fn a_memo_is_kept_only_when_few_texts_are_new() {
+    let loc = |line: usize| Location {
+        path: "journal/2026-05-01.md".into(),
+        line: line as u32,
+    };
+    let item = |n: usize, text: &str| Item {
+        text: text.into(),
+        norm: key(text),
+        private: None,
+        project: Some("p".into()),
+        kind: SourceKind::JournalNext,
+        loc: loc(n),
+        date: None,
+        untagged: None,
+        meta: None,
+        status: Default::default(),
+    };
+    let signals = vec![Signal {
+        text: "ship the index".into(),
+        norm: key("ship the index"),
+        private: None,
+        project: Some("p".into()),
+        date: None,
+        loc: loc(1000),
+    }];
+    let base: Vec<Item> = vec![item(1, "ship the index"), item(2, "write the docs")];
+    let mut memo = PairMemo::with_salt([2, 3]);
+    merge_with(base.clone(), &signals, None, 0.85, Some(&mut memo));
+    let before = memo.clone();
+    // A few new texts: kept.
+    let mut few = base.clone();
+    few.push(item(3, "rotate the token"));
+    memo.keep_if_few();
+    let m = merge_with(few.clone(), &signals, None, 0.85, Some(&mut memo));
+    assert_eq!(all(&m), all(&merge(few, &signals, None, 0.85)));
+    assert!(memo.kept());
+    assert_eq!((memo.unknown(), &memo), (1, &before));
+    // More new texts than KEEP_UNKNOWN: the memo is refilled.
+    let mut many = base.clone();
+    many.extend(
+        (0..=KEEP_UNKNOWN).map(|n| item(10 + n, &format!("task number {n} of a long list"))),
+    );
+    memo.keep_if_few();
+    let m = merge_with(many.clone(), &signals, None, 0.85, Some(&mut memo));
+    assert_eq!(all(&m), all(&merge(many, &signals, None, 0.85)));
+    assert!(!memo.kept());
+    assert_eq!(memo.unknown(), KEEP_UNKNOWN + 1);
+    assert_eq!(memo.queries(), KEEP_UNKNOWN + 3);
 }
