@@ -137,14 +137,30 @@ pub fn resolve_with(
             );
             (a.found, a.entry_bounds, a.query_bounds)
         }
-        None => compare_all(
-            &entries,
-            &queries,
-            &query_ids,
-            reuse.as_ref(),
-            threshold,
-            too_old,
-        ),
+        None => {
+            // With no memo to fill, a query needs only the matches that
+            // decide its items (see `compare_all`): the latest date of each.
+            let latest = match memo {
+                Some(_) => Vec::new(),
+                None => {
+                    let mut latest = vec![None; queries.len()];
+                    for (item, &q) in items.iter().zip(&query_of) {
+                        let l = &mut latest[q as usize];
+                        *l = (*l).max(item.date);
+                    }
+                    latest
+                }
+            };
+            compare_all(
+                &entries,
+                &queries,
+                &query_ids,
+                reuse.as_ref(),
+                threshold,
+                too_old,
+                memo.is_none().then_some(latest.as_slice()),
+            )
+        }
     };
     let reused = reuse.is_some();
     drop(reuse);
@@ -323,6 +339,15 @@ fn distinct_queries(items: &[Item]) -> (Vec<(TextKey<'_>, Option<Date>)>, Vec<u3
 /// similarity index of all entries; with the bounds of every entry's and
 /// query's key, for the memo. A memo's known item texts are re-checked
 /// against their remembered entries and compared with the new ones only.
+///
+/// `deciding`, when no memo is filled, holds each query's latest item date:
+/// a query whose latest item an identical entry text resolves (one in time,
+/// compatible project and private mark) is answered by its identical
+/// entries alone, and not compared with anything. Those are the first of
+/// its matches (similarity 1, by number; a key shorter than the compared
+/// prefix is similar 1 to itself only), and the closer of each of its
+/// items is among them, so resolution is the same (property-tested against
+/// the definition); its bounds are then not needed, and not returned.
 fn compare_all(
     entries: &[(TextKey<'_>, Matches)],
     queries: &[(TextKey<'_>, Option<Date>)],
@@ -330,11 +355,39 @@ fn compare_all(
     reuse: Option<&Reuse<'_>>,
     threshold: f64,
     too_old: impl Fn(Option<Date>) -> u32 + Sync,
+    deciding: Option<&[Option<Date>]>,
 ) -> Answered {
     let keys: Vec<Key<'_>> = entries
         .par_iter()
         .map(|((n, _, private), _)| Key::with_private(n, *private))
         .collect();
+    // Each entry text's first number, and the next number with the same
+    // text (`u32::MAX`: none), when queries may be answered by twins.
+    let (first, next) = match deciding {
+        Some(_) => twin_chains(entries),
+        None => Default::default(),
+    };
+    let twins = |n: usize| -> Option<Vec<(u32, f64)>> {
+        let latest = deciding?[n];
+        let ((norm, project, private), earliest) = queries[n];
+        if norm.len() >= crate::normalize::COMPARED_CHARS {
+            return None;
+        }
+        let end = too_old(earliest);
+        let mut id = *first.get(norm)?;
+        let (mut found, mut decides) = (Vec::new(), false);
+        while id != u32::MAX && id < end {
+            let ((_, p, x), m) = &entries[id as usize];
+            let compatible = project.is_none() || p.is_none() || *p == project;
+            let same_mark = private.is_none() || x.is_none() || *x == private;
+            if compatible && same_mark {
+                found.push((id, 1.0));
+                decides |= m.undated || latest.is_none() || m.latest >= latest;
+            }
+            id = next[id as usize];
+        }
+        decides.then_some(found)
+    };
     let numbered = || {
         entries
             .iter()
@@ -349,10 +402,14 @@ fn compare_all(
         Some(r) => FrozenIndex::build(numbered().filter(|&(_, _, id)| !r.known[id as usize])),
         None => FrozenIndex::default(),
     };
-    let (found, query_bounds): (Vec<Vec<(u32, f64)>>, Vec<Bounds>) = queries
+    #[allow(clippy::type_complexity)]
+    let (found, query_bounds): (Vec<Vec<(u32, f64)>>, Vec<Option<Bounds>>) = queries
         .par_iter()
         .enumerate()
         .map(|(n, &(tk, earliest))| {
+            if let Some(found) = twins(n) {
+                return (found, None);
+            }
             let (norm, project, private) = tk;
             let q = Key::with_private(norm, private);
             let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
@@ -378,11 +435,34 @@ fn compare_all(
                 bucket.scan(&q, threshold, below, &mut test)
             });
             found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            (found, Bounds::of(&q))
+            (found, Some(Bounds::of(&q)))
         })
         .unzip();
+    // Bounds are for the memo, which a run with twins answered fills not.
+    if deciding.is_some() {
+        return (found, Vec::new(), Vec::new());
+    }
     let entry_bounds = keys.iter().map(Bounds::of).collect();
-    (found, entry_bounds, query_bounds)
+    (
+        found,
+        entry_bounds,
+        query_bounds.into_iter().flatten().collect(),
+    )
+}
+
+/// For each distinct entry text, its first entry number, and for each
+/// entry the next number with the same text (`u32::MAX`: none): the
+/// entries of one text in ascending order.
+fn twin_chains<'a>(entries: &[(TextKey<'a>, Matches)]) -> (HashMap<&'a str, u32>, Vec<u32>) {
+    let mut first: HashMap<&str, u32> = HashMap::default();
+    first.reserve(entries.len());
+    let mut next = vec![u32::MAX; entries.len()];
+    for (id, ((norm, _, _), _)) in entries.iter().enumerate().rev() {
+        if let Some(after) = first.insert(norm, id as u32) {
+            next[id] = after;
+        }
+    }
+    (first, next)
 }
 
 /// Each query's matching entries with their similarity, most similar

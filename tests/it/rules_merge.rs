@@ -67,6 +67,59 @@ fn same_day_done_resolves_next() {
 }
 
 #[test]
+fn each_item_is_closed_by_its_best_entry_in_time() {
+    // The same text on two days: an identical Done entry between them
+    // closes the first, is too old for the second, which a later Done
+    // entry with a typo closes instead (the identical one comes first
+    // whenever it is in time).
+    let v = Vault::new().project("p");
+    journal(
+        &v,
+        "2026-05-03",
+        &["### Next", "- [ ] rotate the signing keys"],
+    );
+    journal(
+        &v,
+        "2026-05-05",
+        &["### Done", "- [x] rotate the signing keys"],
+    );
+    journal(
+        &v,
+        "2026-05-08",
+        &["### Next", "- [ ] rotate the signing keys"],
+    );
+    journal(
+        &v,
+        "2026-05-09",
+        &["### Done", "- [x] rotate the signin keys"],
+    );
+    let r = audit(&v);
+    assert_eq!(counts(&r), (2, 2, 0, 0));
+    let closers: Vec<(String, String, f64)> = r["resolutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["path"].as_str().unwrap().to_string(),
+                x["closed_by"]["path"].as_str().unwrap().to_string(),
+                x["similarity"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(closers.len(), 2);
+    assert_eq!(
+        (closers[0].0.as_str(), closers[0].1.as_str(), closers[0].2),
+        ("journal/2026-05-03.md", "journal/2026-05-05.md", 1.0)
+    );
+    assert_eq!(
+        (closers[1].0.as_str(), closers[1].1.as_str()),
+        ("journal/2026-05-08.md", "journal/2026-05-09.md")
+    );
+    assert!(closers[1].2 < 1.0);
+}
+
+#[test]
 fn earlier_done_does_not_resolve_later_next() {
     let v = Vault::new().project("p");
     journal(&v, "2026-05-01", &["### Done", "- [x] ship release notes"]);
