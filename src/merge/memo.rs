@@ -317,6 +317,7 @@ impl<'m> Reuse<'m> {
 
     /// The remembered bounds of the item text `q` and the current entry
     /// numbers that match it, or `None` when `q` is not remembered.
+    #[cfg(test)]
     pub(super) fn query(&self, q: &TextId) -> Option<(Bounds, impl Iterator<Item = u32> + '_)> {
         let at = self.position(q)?;
         Some((self.query_bounds(at), self.listed(at)))
@@ -347,6 +348,7 @@ impl<'m> Reuse<'m> {
 
     /// The current entry numbers the memo says match the item text `q`
     /// (only entries still present), or `None` when `q` is not remembered.
+    #[cfg(test)]
     pub(super) fn matches(&self, q: &TextId) -> Option<impl Iterator<Item = u32> + '_> {
         self.query(q).map(|(_, list)| list)
     }

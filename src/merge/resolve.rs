@@ -113,10 +113,15 @@ pub fn resolve_with(
     // Few new texts: answered from the memo's lists and bounds, with no
     // key or index for the texts it knows.
     // Texts the memo does not know: entries, then item texts.
+    // Each item text's place in the memo, when the memo knows it.
+    let known_at: Vec<Option<usize>> = match &reuse {
+        Some(r) => query_ids.par_iter().map(|q| r.position(q)).collect(),
+        None => Vec::new(),
+    };
     let (new_entries, new_queries) = match &reuse {
         Some(r) => (
             r.known.iter().filter(|&&k| !k).count(),
-            query_ids.iter().filter(|q| r.matches(q).is_none()).count(),
+            known_at.iter().filter(|p| p.is_none()).count(),
         ),
         None => (entries.len(), queries.len()),
     };
@@ -130,7 +135,7 @@ pub fn resolve_with(
             let a = resolve_warm::answer(
                 &texts,
                 &asked,
-                &query_ids,
+                &known_at,
                 |n| too_old(queries[n].1),
                 r,
                 threshold,
@@ -154,7 +159,7 @@ pub fn resolve_with(
             compare_all(
                 &entries,
                 &queries,
-                &query_ids,
+                &known_at,
                 reuse.as_ref(),
                 threshold,
                 too_old,
@@ -351,7 +356,7 @@ fn distinct_queries(items: &[Item]) -> (Vec<(TextKey<'_>, Option<Date>)>, Vec<u3
 fn compare_all(
     entries: &[(TextKey<'_>, Matches)],
     queries: &[(TextKey<'_>, Option<Date>)],
-    query_ids: &[TextId],
+    known_at: &[Option<usize>],
     reuse: Option<&Reuse<'_>>,
     threshold: f64,
     too_old: impl Fn(Option<Date>) -> u32 + Sync,
@@ -421,7 +426,7 @@ fn compare_all(
                 }
                 true
             };
-            let known = reuse.and_then(|r| r.matches(&query_ids[n]));
+            let known = reuse.and_then(|r| known_at[n].map(|p| r.listed(p)));
             let (scanned, below) = match known {
                 Some(listed) => {
                     listed.for_each(|id| {

@@ -13,7 +13,7 @@
 
 use super::cluster_memo::Bounds;
 use super::index::window;
-use super::memo::{Reuse, TextId};
+use super::memo::Reuse;
 use super::resolve::TextKey;
 use super::{Key, similar};
 use rayon::prelude::*;
@@ -101,12 +101,13 @@ impl<'a, 't> LazyKeys<'a, 't> {
     }
 }
 
-/// Every matching entry of each query: `below(n)` is the first entry
-/// number too old for query `n` when the memo does not know it.
+/// Every matching entry of each query: `at[n]` is query `n`'s place in the
+/// memo when the memo knows it, and `below(n)` the first entry number too
+/// old for it when the memo does not.
 pub(super) fn answer(
     entries: &[TextKey<'_>],
     queries: &[TextKey<'_>],
-    query_ids: &[TextId],
+    at: &[Option<usize>],
     below: impl Fn(usize) -> u32 + Sync,
     reuse: &Reuse<'_>,
     threshold: f64,
@@ -121,8 +122,6 @@ pub(super) fn answer(
                 .unwrap_or_else(|| Bounds::of(entry_keys.get(id)))
         })
         .collect();
-    // Each query's place in the memo, when the memo knows it.
-    let at: Vec<Option<usize>> = query_ids.par_iter().map(|q| reuse.position(q)).collect();
     let query_bounds: Vec<Bounds> = (0..queries.len())
         .into_par_iter()
         .map(|n| match at[n] {
