@@ -6,7 +6,7 @@ use crate::cache::{Lookup, Mode};
 use crate::config::Config;
 use crate::error::Result;
 use crate::render::render;
-use crate::report::{Analysis, Report, build, collected_stats};
+use crate::report::{Analysis, Report, Trail, build_with, collected_stats};
 use crate::summary::SummaryView;
 use crate::vault_fs::VaultDir;
 use crate::write::write_dashboard;
@@ -65,14 +65,16 @@ fn analyze_discovered(
     })
 }
 
-/// The report and the dashboard text, with the wall time of the scan, the
-/// merge and the rendering.
+/// The report (its resolved items listed as `trail` says) and the
+/// dashboard text, with the wall time of the scan, the merge and the
+/// rendering.
 pub fn produce(
     root: &Path,
     cfg: &Config,
     template: &str,
+    trail: Trail,
 ) -> Result<(Report, String, [Duration; 3])> {
-    produce_with(root, cfg, template, Mode::of(cfg, false))
+    produce_with(root, cfg, template, Mode::of(cfg, false), trail)
 }
 
 pub(crate) fn produce_with(
@@ -80,9 +82,10 @@ pub(crate) fn produce_with(
     cfg: &Config,
     template: &str,
     mode: Mode,
+    trail: Trail,
 ) -> Result<(Report, String, [Duration; 3])> {
     let analysis = analyze_with(root, cfg, mode)?;
-    let mut report = build(&analysis, cfg);
+    let mut report = build_with(&analysis, cfg, trail);
     keep_result(root, cfg, &analysis, &mut report)?;
     let started = Instant::now();
     let text = render(&report, template, cfg)?;
@@ -151,7 +154,7 @@ pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Ve
     if let Some(used) = analysis.vault.cache.as_mut() {
         used.ignored.extend(note);
     }
-    let report = build(&analysis, cfg);
+    let report = build_with(&analysis, cfg, Trail::Counted);
     let view = SummaryView::of(&report);
     let projects = analysis.vault.projects.clone();
     crate::exit_fast::release((analysis, report));
@@ -160,9 +163,9 @@ pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Ve
 
 /// Regenerates the dashboard, and brings the cache up to date. Call with
 /// the lock held.
-pub fn regenerate(root: &Path, cfg: &Config, template: &str) -> Result<Report> {
+pub fn regenerate(root: &Path, cfg: &Config, template: &str, trail: Trail) -> Result<Report> {
     let vault = VaultDir::open(root)?;
-    let (mut report, text, _) = produce_with(root, cfg, template, Mode::of(cfg, true))?;
+    let (mut report, text, _) = produce_with(root, cfg, template, Mode::of(cfg, true), trail)?;
     let written = write_dashboard(&vault, &cfg.output, text.as_bytes())?;
     report.written = written;
     report.changed = written;

@@ -68,7 +68,9 @@ pub(super) fn config(root: &Path) -> Config {
 pub(super) fn run(root: &Path, mode: Mode) -> (String, crate::report::Report, Option<CacheUse>) {
     let cfg = config(root);
     let template = crate::render::template_source(root, &cfg).unwrap();
-    let (mut report, text, _) = crate::pipeline::produce_with(root, &cfg, &template, mode).unwrap();
+    let (mut report, text, _) =
+        crate::pipeline::produce_with(root, &cfg, &template, mode, crate::report::Trail::Listed)
+            .unwrap();
     let used = report.audit.cache.take();
     (text, report, used)
 }

@@ -6,6 +6,7 @@ use crate::act::{Action, plan_action, run_action};
 use crate::cli::{ActArgs, Format};
 use crate::error::{Error, Result, exit};
 use crate::lock::with_lock;
+use crate::report::Trail;
 use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
 
@@ -45,7 +46,7 @@ pub(super) fn act(ctx: &Ctx, args: &ActArgs, action: Action) -> Result<i32> {
         let acted = run_action(&vault, &ctx.cfg, &query, action, date)?;
         let regen = template
             .as_ref()
-            .map(|t| crate::pipeline::regenerate(&ctx.root, &ctx.cfg, t));
+            .map(|t| crate::pipeline::regenerate(&ctx.root, &ctx.cfg, t, Trail::Counted));
         Ok((acted, regen))
     })?;
     match args.output.format {

@@ -4,6 +4,7 @@ use super::{Ctx, print_json};
 use crate::cli::{Format, RouteArgs};
 use crate::error::{Error, Result, exit};
 use crate::lock::with_lock;
+use crate::report::Trail;
 use crate::route::{RouteEntry, Status, dest_name, route_batch, validate};
 use crate::vault_fs::VaultDir;
 use std::io::Read;
@@ -75,7 +76,7 @@ pub(super) fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
         };
         let regen = template
             .as_ref()
-            .map(|t| crate::pipeline::regenerate(&ctx.root, &ctx.cfg, t));
+            .map(|t| crate::pipeline::regenerate(&ctx.root, &ctx.cfg, t, Trail::Counted));
         Ok((results, regen))
     })?;
     match args.output.format {

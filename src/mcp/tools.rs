@@ -111,7 +111,12 @@ impl Server {
 
     fn dashboard(&self) -> Result<String> {
         let template = crate::render::template_source(&self.root, &self.cfg)?;
-        let (_, text, _) = crate::pipeline::produce(&self.root, &self.cfg, &template)?;
+        let (_, text, _) = crate::pipeline::produce(
+            &self.root,
+            &self.cfg,
+            &template,
+            crate::report::Trail::Counted,
+        )?;
         Ok(text)
     }
 }

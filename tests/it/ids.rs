@@ -110,3 +110,23 @@ fn report_items_can_be_found_by_id() {
     assert_eq!(find_item(&items, "zzzzzzzz"), Found::None);
     assert_eq!(find_item(&items, "Write the changelog"), Found::None);
 }
+
+#[test]
+fn a_report_that_only_counts_its_resolutions_differs_in_nothing_else() {
+    use active_status::pipeline::analyze;
+    use active_status::report::{Trail, build, build_with};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/example-vault");
+    let cfg = active_status::config::Config {
+        today: Some(jiff::civil::date(2026, 5, 6)),
+        ..Default::default()
+    };
+    let analysis = analyze(&root, &cfg).unwrap();
+    let listed = build(&analysis, &cfg);
+    assert!(!listed.resolutions.is_empty());
+    assert_eq!(listed.resolutions.len(), listed.audit.resolved);
+    let mut counted = build_with(&analysis, &cfg, Trail::Counted);
+    assert!(counted.resolutions.is_empty());
+    assert_eq!(counted.audit.resolved, listed.audit.resolved);
+    counted.resolutions = listed.resolutions.clone();
+    assert_eq!(counted, listed);
+}
