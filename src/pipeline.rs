@@ -44,7 +44,7 @@ fn analyze_discovered(
     let handle = VaultDir::open(root)?;
     let key = crate::cache::key("pair", cfg, &vault.projects);
     let mut pairs = crate::cache::Pairs::open(&handle, mode, key);
-    pairs.keep_if_few(vault.cache.as_ref().is_some_and(|u| u.deferred));
+    pairs.choose_keeping(vault.cache.as_ref().is_some_and(|u| u.deferred));
     let merged = crate::merge::merge_memos(
         items,
         &vault.signals,

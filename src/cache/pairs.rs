@@ -98,14 +98,19 @@ impl Pairs {
         self.ignored.push(format!("{PAIRS_FILE} ignored: {why}"));
     }
 
-    /// When the per-file results are left as they were (`deferred`), a
-    /// memo read from the cache is left too if the merge meets few texts it
-    /// does not know ([`PairMemo::keep_if_few`]); nothing is then written.
-    pub(crate) fn keep_if_few(&mut self, deferred: bool) {
-        if deferred
-            && self.reused
-            && let Some(m) = self.memo.as_mut()
-        {
+    /// Tells the memo read from the cache when the merge may leave it as it
+    /// was, since it will not be written: always in a read-only run; in a
+    /// writing run whose per-file results are left as they were
+    /// (`deferred`), when the merge meets few texts it does not know
+    /// ([`PairMemo::keep_if_few`]).
+    pub(crate) fn choose_keeping(&mut self, deferred: bool) {
+        let mode = self.mode;
+        let Some(m) = self.memo.as_mut().filter(|_| self.reused) else {
+            return;
+        };
+        if mode == Mode::Read {
+            m.keep_always();
+        } else if deferred {
             m.keep_if_few();
         }
     }

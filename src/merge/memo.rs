@@ -68,11 +68,11 @@ pub struct PairMemo {
     /// (not kept in the file).
     #[serde(skip)]
     unknown: usize,
-    /// Whether the caller keeps the memo as it was when the run meets at
-    /// most [`KEEP_UNKNOWN`] texts it does not know (not kept in the file).
+    /// The most texts the memo may not know for the caller to keep it as it
+    /// was (`None`: never kept; not kept in the file).
     #[serde(skip)]
-    keep_if_few: bool,
-    /// Whether the last run left the memo as it was (see `keep_if_few`).
+    keep_up_to: Option<usize>,
+    /// Whether the last run left the memo as it was (see `keep_up_to`).
     #[serde(skip)]
     kept: bool,
 }
@@ -132,7 +132,7 @@ impl PairMemo {
             entry_bounds: Vec::new(),
             queries: Vec::new(),
             unknown: 0,
-            keep_if_few: false,
+            keep_up_to: None,
             kept: false,
         }
     }
@@ -240,7 +240,7 @@ impl PairMemo {
             entry_bounds: order.iter().map(|&i| entry_bounds[i as usize]).collect(),
             queries: table,
             unknown: 0,
-            keep_if_few: false,
+            keep_up_to: None,
             kept: false,
         };
     }
@@ -260,7 +260,14 @@ impl PairMemo {
     /// [`KEEP_UNKNOWN`] texts the memo does not know; the caller then does
     /// not write it, and the run after compares those few texts again.
     pub fn keep_if_few(&mut self) {
-        self.keep_if_few = true;
+        self.keep_up_to = Some(KEEP_UNKNOWN);
+    }
+
+    /// Asks the next run to leave the memo as it is whatever it meets: for
+    /// a caller that never writes it (a read-only command), a new table
+    /// would be work thrown away.
+    pub fn keep_always(&mut self) {
+        self.keep_up_to = Some(usize::MAX);
     }
 
     /// Whether the last run left the memo as it was (see [`Self::keep_if_few`]).
@@ -269,11 +276,11 @@ impl PairMemo {
     }
 
     /// Leaves the answers as they are, after a run that met `unknown`
-    /// texts the memo did not know, when the caller asked so and they are
-    /// few; returns whether it did.
+    /// texts the memo did not know, when the caller asked so (and, with
+    /// [`Self::keep_if_few`], they are few); returns whether it did.
     pub(super) fn keep(&mut self, unknown: usize) -> bool {
         self.unknown = unknown;
-        self.kept = self.keep_if_few && unknown <= KEEP_UNKNOWN;
+        self.kept = self.keep_up_to.is_some_and(|most| unknown <= most);
         self.kept
     }
 }

@@ -206,8 +206,17 @@ fn a_memo_is_kept_only_when_few_texts_are_new() {
     );
     memo.keep_if_few();
     let m = merge_with(many.clone(), &signals, None, 0.85, Some(&mut memo));
-    assert_eq!(all(&m), all(&merge(many, &signals, None, 0.85)));
+    assert_eq!(all(&m), all(&merge(many.clone(), &signals, None, 0.85)));
     assert!(!memo.kept());
     assert_eq!(memo.unknown(), KEEP_UNKNOWN + 1);
     assert_eq!(memo.queries(), KEEP_UNKNOWN + 3);
+    // A read-only caller keeps it whatever the run meets.
+    let before = memo.clone();
+    let mut more = many;
+    more.extend((0..=KEEP_UNKNOWN).map(|n| item(200 + n, &format!("another entry {n} to read"))));
+    memo.keep_always();
+    let m = merge_with(more.clone(), &signals, None, 0.85, Some(&mut memo));
+    assert_eq!(all(&m), all(&merge(more, &signals, None, 0.85)));
+    assert!(memo.kept());
+    assert_eq!(memo, before);
 }
