@@ -11,6 +11,7 @@ mod mask_scan;
 mod memo;
 mod rank;
 mod resolve;
+mod resolve_cold;
 mod resolve_warm;
 mod similarity;
 mod wire;

@@ -1,8 +1,7 @@
 //! Step 2 of the merge: resolution by done items (docs/FORMAT.md §5).
 
-use super::cluster_memo::Bounds;
 use super::memo::{PairMemo, Reuse, TextId};
-use super::{FrozenIndex, Key, resolve_warm, similar};
+use super::{resolve_cold, resolve_warm};
 use crate::item::{Item, Signal};
 use jiff::civil::Date;
 use rayon::prelude::*;
@@ -29,10 +28,10 @@ pub struct Resolution {
 /// What the signals matching one (text, project) say: whether an undated
 /// signal matched, and the latest date of a dated one.
 #[derive(Clone, Copy, Default)]
-struct Matches {
-    any: bool,
-    undated: bool,
-    latest: Option<Date>,
+pub(super) struct Matches {
+    pub(super) any: bool,
+    pub(super) undated: bool,
+    pub(super) latest: Option<Date>,
 }
 
 impl Matches {
@@ -144,7 +143,8 @@ pub fn resolve_with(
         }
         None => {
             // With no memo to fill, a query needs only the matches that
-            // decide its items (see `compare_all`): the latest date of each.
+            // decide its items (see `resolve_cold::compare_all`): the latest
+            // date of each.
             let latest = match memo {
                 Some(_) => Vec::new(),
                 None => {
@@ -156,7 +156,7 @@ pub fn resolve_with(
                     latest
                 }
             };
-            compare_all(
+            resolve_cold::compare_all(
                 &entries,
                 &queries,
                 &known_at,
@@ -337,139 +337,3 @@ fn distinct_queries(items: &[Item]) -> (Vec<(TextKey<'_>, Option<Date>)>, Vec<u3
         .collect();
     (queries, query_of)
 }
-
-/// Every matching entry of each distinct item text not older than its
-/// earliest item (the others can resolve none of them; `too_old` gives
-/// the first entry number past that), most similar first, by one
-/// similarity index of all entries; with the bounds of every entry's and
-/// query's key, for the memo. A memo's known item texts are re-checked
-/// against their remembered entries and compared with the new ones only.
-///
-/// `deciding`, when no memo is filled, holds each query's latest item date:
-/// a query whose latest item an identical entry text resolves (one in time,
-/// compatible project and private mark) is answered by its identical
-/// entries alone, and not compared with anything. Those are the first of
-/// its matches (similarity 1, by number; a key shorter than the compared
-/// prefix is similar 1 to itself only), and the closer of each of its
-/// items is among them, so resolution is the same (property-tested against
-/// the definition); its bounds are then not needed, and not returned.
-fn compare_all(
-    entries: &[(TextKey<'_>, Matches)],
-    queries: &[(TextKey<'_>, Option<Date>)],
-    known_at: &[Option<usize>],
-    reuse: Option<&Reuse<'_>>,
-    threshold: f64,
-    too_old: impl Fn(Option<Date>) -> u32 + Sync,
-    deciding: Option<&[Option<Date>]>,
-) -> Answered {
-    let keys: Vec<Key<'_>> = entries
-        .par_iter()
-        .map(|((n, _, private), _)| Key::with_private(n, *private))
-        .collect();
-    // Each entry text's first number, and the next number with the same
-    // text (`u32::MAX`: none), when queries may be answered by twins.
-    let (first, next) = match deciding {
-        Some(_) => twin_chains(entries),
-        None => Default::default(),
-    };
-    let twins = |n: usize| -> Option<Vec<(u32, f64)>> {
-        let latest = deciding?[n];
-        let ((norm, project, private), earliest) = queries[n];
-        if norm.len() >= crate::normalize::COMPARED_CHARS {
-            return None;
-        }
-        let end = too_old(earliest);
-        let mut id = *first.get(norm)?;
-        let (mut found, mut decides) = (Vec::new(), false);
-        while id != u32::MAX && id < end {
-            let ((_, p, x), m) = &entries[id as usize];
-            let compatible = project.is_none() || p.is_none() || *p == project;
-            let same_mark = private.is_none() || x.is_none() || *x == private;
-            if compatible && same_mark {
-                found.push((id, 1.0));
-                decides |= m.undated || latest.is_none() || m.latest >= latest;
-            }
-            id = next[id as usize];
-        }
-        decides.then_some(found)
-    };
-    let numbered = || {
-        entries
-            .iter()
-            .zip(&keys)
-            .enumerate()
-            .map(|(id, (((_, p, _), _), k))| (*p, k, id as u32))
-    };
-    let index = FrozenIndex::build(numbered());
-    // The entries the memo never compared against: known item texts are
-    // compared with these only.
-    let fresh = match reuse {
-        Some(r) => FrozenIndex::build(numbered().filter(|&(_, _, id)| !r.known[id as usize])),
-        None => FrozenIndex::default(),
-    };
-    #[allow(clippy::type_complexity)]
-    let (found, query_bounds): (Vec<Vec<(u32, f64)>>, Vec<Option<Bounds>>) = queries
-        .par_iter()
-        .enumerate()
-        .map(|(n, &(tk, earliest))| {
-            if let Some(found) = twins(n) {
-                return (found, None);
-            }
-            let (norm, project, private) = tk;
-            let q = Key::with_private(norm, private);
-            let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
-            let mut found: Vec<(u32, f64)> = Vec::new();
-            let mut test = |id: u32| {
-                let ((n, p, _), _) = &entries[id as usize];
-                if compatible(*p) && similar(&q, &keys[id as usize], threshold) {
-                    found.push((id, crate::normalize::similarity(norm, n)));
-                }
-                true
-            };
-            let known = reuse.and_then(|r| known_at[n].map(|p| r.listed(p)));
-            let (scanned, below) = match known {
-                Some(listed) => {
-                    listed.for_each(|id| {
-                        test(id);
-                    });
-                    (&fresh, u32::MAX)
-                }
-                None => (&index, too_old(earliest)),
-            };
-            scanned.candidates(project, &q, threshold, |bucket| {
-                bucket.scan(&q, threshold, below, &mut test)
-            });
-            found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            (found, Some(Bounds::of(&q)))
-        })
-        .unzip();
-    // Bounds are for the memo, which a run with twins answered fills not.
-    if deciding.is_some() {
-        return (found, Vec::new(), Vec::new());
-    }
-    let entry_bounds = keys.iter().map(Bounds::of).collect();
-    (
-        found,
-        entry_bounds,
-        query_bounds.into_iter().flatten().collect(),
-    )
-}
-
-/// For each distinct entry text, its first entry number, and for each
-/// entry the next number with the same text (`u32::MAX`: none): the
-/// entries of one text in ascending order.
-fn twin_chains<'a>(entries: &[(TextKey<'a>, Matches)]) -> (HashMap<&'a str, u32>, Vec<u32>) {
-    let mut first: HashMap<&str, u32> = HashMap::default();
-    first.reserve(entries.len());
-    let mut next = vec![u32::MAX; entries.len()];
-    for (id, ((norm, _, _), _)) in entries.iter().enumerate().rev() {
-        if let Some(after) = first.insert(norm, id as u32) {
-            next[id] = after;
-        }
-    }
-    (first, next)
-}
-
-/// Each query's matching entries with their similarity, most similar
-/// first; the bounds of every entry's and every query's key.
-type Answered = (Vec<Vec<(u32, f64)>>, Vec<Bounds>, Vec<Bounds>);

@@ -1,0 +1,149 @@
+//! Resolution's answers by comparing every item text with the Done
+//! entries through one similarity index (`FrozenIndex`), for a run with no
+//! memo or with more new texts than the warm path answers (see
+//! `resolve_warm`); with no memo to fill, a query decided by identical
+//! entries is not compared at all.
+
+use super::cluster_memo::Bounds;
+use super::memo::Reuse;
+use super::resolve::{Matches, TextKey};
+use super::{FrozenIndex, Key, similar};
+use jiff::civil::Date;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap as HashMap;
+
+/// Every matching entry of each distinct item text not older than its
+/// earliest item (the others can resolve none of them; `too_old` gives
+/// the first entry number past that), most similar first, by one
+/// similarity index of all entries; with the bounds of every entry's and
+/// query's key, for the memo. A memo's known item texts are re-checked
+/// against their remembered entries and compared with the new ones only.
+///
+/// `deciding`, when no memo is filled, holds each query's latest item date:
+/// a query whose latest item an identical entry text resolves (one in time,
+/// compatible project and private mark) is answered by its identical
+/// entries alone, and not compared with anything. Those are the first of
+/// its matches (similarity 1, by number; a key shorter than the compared
+/// prefix is similar 1 to itself only), and the closer of each of its
+/// items is among them, so resolution is the same (property-tested against
+/// the definition); its bounds are then not needed, and not returned.
+pub(super) fn compare_all(
+    entries: &[(TextKey<'_>, Matches)],
+    queries: &[(TextKey<'_>, Option<Date>)],
+    known_at: &[Option<usize>],
+    reuse: Option<&Reuse<'_>>,
+    threshold: f64,
+    too_old: impl Fn(Option<Date>) -> u32 + Sync,
+    deciding: Option<&[Option<Date>]>,
+) -> Answered {
+    let keys: Vec<Key<'_>> = entries
+        .par_iter()
+        .map(|((n, _, private), _)| Key::with_private(n, *private))
+        .collect();
+    // Each entry text's first number, and the next number with the same
+    // text (`u32::MAX`: none), when queries may be answered by twins.
+    let (first, next) = match deciding {
+        Some(_) => twin_chains(entries),
+        None => Default::default(),
+    };
+    let twins = |n: usize| -> Option<Vec<(u32, f64)>> {
+        let latest = deciding?[n];
+        let ((norm, project, private), earliest) = queries[n];
+        if norm.len() >= crate::normalize::COMPARED_CHARS {
+            return None;
+        }
+        let end = too_old(earliest);
+        let mut id = *first.get(norm)?;
+        let (mut found, mut decides) = (Vec::new(), false);
+        while id != u32::MAX && id < end {
+            let ((_, p, x), m) = &entries[id as usize];
+            let compatible = project.is_none() || p.is_none() || *p == project;
+            let same_mark = private.is_none() || x.is_none() || *x == private;
+            if compatible && same_mark {
+                found.push((id, 1.0));
+                decides |= m.undated || latest.is_none() || m.latest >= latest;
+            }
+            id = next[id as usize];
+        }
+        decides.then_some(found)
+    };
+    let numbered = || {
+        entries
+            .iter()
+            .zip(&keys)
+            .enumerate()
+            .map(|(id, (((_, p, _), _), k))| (*p, k, id as u32))
+    };
+    let index = FrozenIndex::build(numbered());
+    // The entries the memo never compared against: known item texts are
+    // compared with these only.
+    let fresh = match reuse {
+        Some(r) => FrozenIndex::build(numbered().filter(|&(_, _, id)| !r.known[id as usize])),
+        None => FrozenIndex::default(),
+    };
+    #[allow(clippy::type_complexity)]
+    let (found, query_bounds): (Vec<Vec<(u32, f64)>>, Vec<Option<Bounds>>) = queries
+        .par_iter()
+        .enumerate()
+        .map(|(n, &(tk, earliest))| {
+            if let Some(found) = twins(n) {
+                return (found, None);
+            }
+            let (norm, project, private) = tk;
+            let q = Key::with_private(norm, private);
+            let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
+            let mut found: Vec<(u32, f64)> = Vec::new();
+            let mut test = |id: u32| {
+                let ((n, p, _), _) = &entries[id as usize];
+                if compatible(*p) && similar(&q, &keys[id as usize], threshold) {
+                    found.push((id, crate::normalize::similarity(norm, n)));
+                }
+                true
+            };
+            let known = reuse.and_then(|r| known_at[n].map(|p| r.listed(p)));
+            let (scanned, below) = match known {
+                Some(listed) => {
+                    listed.for_each(|id| {
+                        test(id);
+                    });
+                    (&fresh, u32::MAX)
+                }
+                None => (&index, too_old(earliest)),
+            };
+            scanned.candidates(project, &q, threshold, |bucket| {
+                bucket.scan(&q, threshold, below, &mut test)
+            });
+            found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            (found, Some(Bounds::of(&q)))
+        })
+        .unzip();
+    // Bounds are for the memo, which a run with twins answered fills not.
+    if deciding.is_some() {
+        return (found, Vec::new(), Vec::new());
+    }
+    let entry_bounds = keys.iter().map(Bounds::of).collect();
+    (
+        found,
+        entry_bounds,
+        query_bounds.into_iter().flatten().collect(),
+    )
+}
+
+/// For each distinct entry text, its first entry number, and for each
+/// entry the next number with the same text (`u32::MAX`: none): the
+/// entries of one text in ascending order.
+fn twin_chains<'a>(entries: &[(TextKey<'a>, Matches)]) -> (HashMap<&'a str, u32>, Vec<u32>) {
+    let mut first: HashMap<&str, u32> = HashMap::default();
+    first.reserve(entries.len());
+    let mut next = vec![u32::MAX; entries.len()];
+    for (id, ((norm, _, _), _)) in entries.iter().enumerate().rev() {
+        if let Some(after) = first.insert(norm, id as u32) {
+            next[id] = after;
+        }
+    }
+    (first, next)
+}
+
+/// Each query's matching entries with their similarity, most similar
+/// first; the bounds of every entry's and every query's key.
+pub(super) type Answered = (Vec<Vec<(u32, f64)>>, Vec<Bounds>, Vec<Bounds>);
