@@ -35,7 +35,7 @@ impl FileStamp {
         }
     }
 
-    pub(super) fn of_cap(m: &cap_std::fs::Metadata) -> FileStamp {
+    fn of_cap(m: &cap_std::fs::Metadata) -> FileStamp {
         use cap_std::fs::MetadataExt;
         FileStamp {
             dev: m.dev(),
@@ -59,64 +59,10 @@ impl VaultDir {
     /// The stamp of the regular file `rel`, links followed while they stay
     /// inside the root (as [`VaultDir::read`] does); `None` for anything
     /// else (missing, not a regular file, leading outside).
-    ///
-    /// A plain regular file (no link at the end of the path) is stamped by
-    /// one `fstatat` on the root's handle, without opening it: on the L
-    /// benchmark vault that is 4,089 `openat2` and `close` calls fewer for a
-    /// warm run. A stamp only ever lets the cache reuse what an earlier run
-    /// read through the confined handle for that path with the same device,
-    /// inode, size and times, so a folder on the path swapped for a link
-    /// can lead to no read: its file's stamp differs, and the file is then
-    /// read through the confined handle, which refuses to leave the root.
     pub(crate) fn stamp(&self, rel: &str) -> Option<FileStamp> {
         let path = super::check_rel(rel).ok()?;
-        if let Some(stamp) = self.plain_stamp(path) {
-            return Some(stamp);
-        }
         let meta = self.dir.metadata(path).ok()?;
         meta.is_file().then(|| FileStamp::of_cap(&meta))
-    }
-
-    /// The stamp of `path` when it names a regular file, its last part not
-    /// a link (`fstatat` with `AT_SYMLINK_NOFOLLOW`); `None` otherwise, and
-    /// on systems other than Linux (where `stat`'s field types differ).
-    #[cfg(not(target_os = "linux"))]
-    fn plain_stamp(&self, _path: &std::path::Path) -> Option<FileStamp> {
-        None
-    }
-
-    /// The stamp of `path` when it names a regular file, its last part not
-    /// a link (`fstatat` with `AT_SYMLINK_NOFOLLOW`); `None` otherwise.
-    #[cfg(target_os = "linux")]
-    pub(super) fn plain_stamp(&self, path: &std::path::Path) -> Option<FileStamp> {
-        use std::os::unix::ffi::OsStrExt;
-        use std::os::unix::io::AsRawFd;
-        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
-        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-        // SAFETY: the root's descriptor is open for `self`'s lifetime, `c` is
-        // a NUL-terminated path and `st` is written by the call before it is
-        // read (only on success).
-        let st = unsafe {
-            if libc::fstatat(
-                self.dir.as_raw_fd(),
-                c.as_ptr(),
-                st.as_mut_ptr(),
-                libc::AT_SYMLINK_NOFOLLOW,
-            ) != 0
-            {
-                return None;
-            }
-            st.assume_init()
-        };
-        (st.st_mode & libc::S_IFMT == libc::S_IFREG).then_some(FileStamp {
-            dev: st.st_dev,
-            ino: st.st_ino,
-            size: st.st_size as u64,
-            mtime: st.st_mtime,
-            mtime_ns: st.st_mtime_nsec as u32,
-            ctime: st.st_ctime,
-            ctime_ns: st.st_ctime_nsec as u32,
-        })
     }
 
     /// [`VaultDir::read`], with the stamp of the file the bytes came from.

@@ -254,26 +254,3 @@ mod confinement {
         }
     }
 }
-
-#[cfg(target_os = "linux")]
-#[test]
-fn a_plain_files_stamp_is_the_stamp_of_its_opened_handle() {
-    let (t, v) = vault();
-    let root = t.path().join("v");
-    std::fs::create_dir(root.join("journal")).unwrap();
-    std::fs::write(root.join("journal/a.md"), "- [ ] one\n").unwrap();
-    let plain = v.plain_stamp(std::path::Path::new("journal/a.md")).unwrap();
-    let meta = v.dir.metadata("journal/a.md").unwrap();
-    assert_eq!(plain, stamp::FileStamp::of_cap(&meta));
-    let (_, read) = v.read_stamped("journal/a.md").unwrap().unwrap();
-    assert_eq!(plain, read);
-    assert_eq!(v.stamp("journal/a.md"), Some(plain));
-    // A link at the end of the path is stamped through the confined handle:
-    // followed inside the root, refused out of it; folders have no stamp.
-    symlink("a.md", root.join("journal/b.md")).unwrap();
-    assert_eq!(v.plain_stamp(std::path::Path::new("journal/b.md")), None);
-    assert_eq!(v.stamp("journal/b.md"), Some(plain));
-    symlink("/etc/hostname", root.join("journal/c.md")).unwrap();
-    assert_eq!(v.stamp("journal/c.md"), None);
-    assert_eq!(v.stamp("journal"), None);
-}
