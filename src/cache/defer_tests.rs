@@ -40,6 +40,32 @@ fn a_few_changed_files_leave_the_cache_files_as_they_were() {
 }
 
 #[test]
+fn as_many_changed_files_as_the_limit_leave_the_cache_as_it_was() {
+    clock_ahead();
+    let v = small_vault();
+    let root = v.path();
+    for n in 0..files::REWRITE_AFTER {
+        write(root, &format!("projects/p{n}/todos.md"), "- [ ] a task\n");
+    }
+    run(root, Mode::Write);
+    let before = cache_files(root);
+    for n in 0..files::REWRITE_AFTER {
+        write(
+            root,
+            &format!("projects/p{n}/todos.md"),
+            &format!("- [ ] a task\n- [ ] task {n} more\n"),
+        );
+    }
+    let fresh = run(root, Mode::Off);
+    let (text, report, used) = run(root, Mode::Write);
+    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
+    let used = used.unwrap();
+    assert!(used.deferred, "{used:?}");
+    assert_eq!(used.reread, files::REWRITE_AFTER);
+    assert_eq!(cache_files(root).0, before.0);
+}
+
+#[test]
 fn more_changed_files_than_the_limit_rewrite_the_cache() {
     clock_ahead();
     let v = small_vault();

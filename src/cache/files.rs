@@ -294,15 +294,17 @@ impl FileCache {
         // A valid cache that few files moved away from is kept: re-reading
         // those files costs the next run far less than rewriting every
         // file's result costs this one.
-        let from_old = keeps
+        // Files read again (changed, new, or checked by content), and
+        // cached files that are sources no more; a changed file counts once.
+        let still = files
             .iter()
-            .filter(|k| matches!(k, Keep::Reused { .. }))
+            .filter(|f| self.old.contains_key(&f.rel))
             .count();
         let moved = keeps
             .iter()
             .filter(|k| matches!(k, Keep::Fresh { .. } | Keep::Reused { verified: true, .. }))
             .count()
-            + self.old.len().saturating_sub(from_old);
+            + self.old.len().saturating_sub(still);
         if !self.buf.is_empty() && self.ignored.is_empty() && moved <= REWRITE_AFTER {
             used.deferred = true;
             return used;
