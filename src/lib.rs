@@ -29,7 +29,6 @@ pub mod item;
 pub mod item_id;
 mod key_memo;
 mod lock;
-pub mod malloc_arenas;
 mod man;
 mod mcp;
 pub mod merge;

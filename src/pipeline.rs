@@ -36,9 +36,6 @@ fn analyze_discovered(
 ) -> Result<Analysis> {
     let mut vault = crate::scan::scan_discovered(root, cfg, mode, discovery)?;
     let scanned = start.elapsed();
-    // What the scan freed on its threads goes back to the system before the
-    // merge allocates (see `malloc_arenas::give_back`).
-    crate::malloc_arenas::give_back();
     let items = std::mem::take(&mut vault.items);
     let (sources, untagged) = collected_stats(&items);
     let handle = VaultDir::open(root)?;

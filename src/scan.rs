@@ -70,6 +70,10 @@ pub(crate) fn scan_discovered(
         .par_iter()
         .map(|f| cache.scan(&handle, f, &headings, &projects))
         .collect::<Result<_>>()?;
+    // The key memo (inside `headings`) is the scan's largest scratch
+    // structure: freed here, before the per-file results are gathered into
+    // one list, it is not resident at the same time as both copies.
+    drop(headings);
     let (mut scans, keeps): (Vec<FileScan>, Vec<Keep>) = looked.into_iter().unzip();
     let marks = cache.marks(&files, &keeps).map(|m| crate::cache::Marks {
         discovered: crate::cache::result::discovered(&warnings),

@@ -8,9 +8,11 @@ use super::cluster_memo::Bounds;
 use super::memo::Reuse;
 use super::resolve::{Matches, TextKey};
 use super::{FrozenIndex, Key, similar};
+use hashbrown::HashTable;
 use jiff::civil::Date;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::FxBuildHasher;
+use std::hash::BuildHasher;
 
 /// Every matching entry of each distinct item text not older than its
 /// earliest item (the others can resolve none of them; `too_old` gives
@@ -42,9 +44,9 @@ pub(super) fn compare_all(
         .collect();
     // Each entry text's first number, and the next number with the same
     // text (`u32::MAX`: none), when queries may be answered by twins.
-    let (first, next) = match deciding {
-        Some(_) => twin_chains(entries),
-        None => Default::default(),
+    let chains = match deciding {
+        Some(_) => TwinChains::of(entries),
+        None => TwinChains::default(),
     };
     let twins = |n: usize| -> Option<Vec<(u32, f64)>> {
         let latest = deciding?[n];
@@ -53,7 +55,7 @@ pub(super) fn compare_all(
             return None;
         }
         let end = too_old(earliest);
-        let mut id = *first.get(norm)?;
+        let mut id = chains.first(entries, norm)?;
         let (mut found, mut decides) = (Vec::new(), false);
         while id != u32::MAX && id < end {
             let ((_, p, x), m) = &entries[id as usize];
@@ -63,7 +65,7 @@ pub(super) fn compare_all(
                 found.push((id, 1.0));
                 decides |= m.undated || latest.is_none() || m.latest >= latest;
             }
-            id = next[id as usize];
+            id = chains.next[id as usize];
         }
         decides.then_some(found)
     };
@@ -81,46 +83,57 @@ pub(super) fn compare_all(
         Some(r) => FrozenIndex::build(numbered().filter(|&(_, _, id)| !r.known[id as usize])),
         None => FrozenIndex::default(),
     };
+    // Query `n`'s matching entries, most similar first, and (when a memo
+    // is filled) the bounds of its key.
+    let answer = |n: usize, tk: TextKey<'_>, earliest: Option<Date>| {
+        if let Some(found) = twins(n) {
+            return (found, None);
+        }
+        let (norm, project, private) = tk;
+        let q = Key::with_private(norm, private);
+        let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
+        let mut found: Vec<(u32, f64)> = Vec::new();
+        let mut test = |id: u32| {
+            let ((n, p, _), _) = &entries[id as usize];
+            if compatible(*p) && similar(&q, &keys[id as usize], threshold) {
+                found.push((id, crate::normalize::similarity(norm, n)));
+            }
+            true
+        };
+        let known = reuse.and_then(|r| known_at[n].map(|p| r.listed(p)));
+        let (scanned, below) = match known {
+            Some(listed) => {
+                listed.for_each(|id| {
+                    test(id);
+                });
+                (&fresh, u32::MAX)
+            }
+            None => (&index, too_old(earliest)),
+        };
+        scanned.candidates(project, &q, threshold, |bucket| {
+            bucket.scan(&q, threshold, below, &mut test)
+        });
+        found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        // Most lists hold one or two entries: no room kept for four.
+        found.shrink_to_fit();
+        // Bounds only fill a memo: a run answering by twins keeps none.
+        (found, deciding.is_none().then(|| Bounds::of(&q)))
+    };
+    // Bounds are for the memo, which a run with twins answered fills not.
+    if deciding.is_some() {
+        let found = queries
+            .par_iter()
+            .enumerate()
+            .map(|(n, &(tk, earliest))| answer(n, tk, earliest).0)
+            .collect();
+        return (found, Vec::new(), Vec::new());
+    }
     #[allow(clippy::type_complexity)]
     let (found, query_bounds): (Vec<Vec<(u32, f64)>>, Vec<Option<Bounds>>) = queries
         .par_iter()
         .enumerate()
-        .map(|(n, &(tk, earliest))| {
-            if let Some(found) = twins(n) {
-                return (found, None);
-            }
-            let (norm, project, private) = tk;
-            let q = Key::with_private(norm, private);
-            let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
-            let mut found: Vec<(u32, f64)> = Vec::new();
-            let mut test = |id: u32| {
-                let ((n, p, _), _) = &entries[id as usize];
-                if compatible(*p) && similar(&q, &keys[id as usize], threshold) {
-                    found.push((id, crate::normalize::similarity(norm, n)));
-                }
-                true
-            };
-            let known = reuse.and_then(|r| known_at[n].map(|p| r.listed(p)));
-            let (scanned, below) = match known {
-                Some(listed) => {
-                    listed.for_each(|id| {
-                        test(id);
-                    });
-                    (&fresh, u32::MAX)
-                }
-                None => (&index, too_old(earliest)),
-            };
-            scanned.candidates(project, &q, threshold, |bucket| {
-                bucket.scan(&q, threshold, below, &mut test)
-            });
-            found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            (found, Some(Bounds::of(&q)))
-        })
+        .map(|(n, &(tk, earliest))| answer(n, tk, earliest))
         .unzip();
-    // Bounds are for the memo, which a run with twins answered fills not.
-    if deciding.is_some() {
-        return (found, Vec::new(), Vec::new());
-    }
     let entry_bounds = keys.iter().map(Bounds::of).collect();
     (
         found,
@@ -132,16 +145,40 @@ pub(super) fn compare_all(
 /// For each distinct entry text, its first entry number, and for each
 /// entry the next number with the same text (`u32::MAX`: none): the
 /// entries of one text in ascending order.
-fn twin_chains<'a>(entries: &[(TextKey<'a>, Matches)]) -> (HashMap<&'a str, u32>, Vec<u32>) {
-    let mut first: HashMap<&str, u32> = HashMap::default();
-    first.reserve(entries.len());
-    let mut next = vec![u32::MAX; entries.len()];
-    for (id, ((norm, _, _), _)) in entries.iter().enumerate().rev() {
-        if let Some(after) = first.insert(norm, id as u32) {
-            next[id] = after;
+///
+/// The table holds entry numbers only (4 bytes a slot, against 24 for a
+/// map from the text): a lookup compares the text asked with the entry's.
+#[derive(Default)]
+struct TwinChains {
+    first: HashTable<u32>,
+    next: Vec<u32>,
+}
+
+impl TwinChains {
+    fn of(entries: &[(TextKey<'_>, Matches)]) -> Self {
+        let norm = |id: u32| entries[id as usize].0.0;
+        let mut first: HashTable<u32> = HashTable::with_capacity(entries.len());
+        let mut next = vec![u32::MAX; entries.len()];
+        for id in (0..entries.len() as u32).rev() {
+            let text = norm(id);
+            let hash = FxBuildHasher.hash_one(text);
+            match first.find_mut(hash, |&e| norm(e) == text) {
+                Some(slot) => next[id as usize] = std::mem::replace(slot, id),
+                None => {
+                    first.insert_unique(hash, id, |&e| FxBuildHasher.hash_one(norm(e)));
+                }
+            }
         }
+        TwinChains { first, next }
     }
-    (first, next)
+
+    /// The first entry whose text is `text`.
+    fn first(&self, entries: &[(TextKey<'_>, Matches)], text: &str) -> Option<u32> {
+        let hash = FxBuildHasher.hash_one(text);
+        self.first
+            .find(hash, |&e| entries[e as usize].0.0 == text)
+            .copied()
+    }
 }
 
 /// Each query's matching entries with their similarity, most similar
