@@ -104,7 +104,7 @@ fn items(n: usize) -> Vec<Item> {
             .checked_add(jiff::Span::new().days((rng.next() % 3650) as i64))
             .unwrap_or(start);
         out.push(Item {
-            norm: key(&t),
+            norm: key(&t).into(),
             private: None,
             text: t,
             project: project.map(Into::into),
@@ -133,7 +133,7 @@ fn signals(items: &[Item], n: usize) -> Vec<Signal> {
                 text(&mut rng)
             };
             Signal {
-                norm: key(&t),
+                norm: key(&t).into(),
                 private: None,
                 text: t,
                 project: source.project.clone(),
@@ -164,7 +164,7 @@ fn cluster_long_texts(bencher: divan::Bencher) {
                 t.push(' ');
             }
             Item {
-                norm: key(&t),
+                norm: key(&t).into(),
                 private: None,
                 text: t,
                 project: None,
@@ -207,12 +207,12 @@ fn resolve_with_memo(bencher: divan::Bencher, memo: &str) {
     let mut after = before;
     for i in (0..after.len()).step_by(100) {
         after[i].text = reworded(&after[i].text, &mut rng);
-        after[i].norm = key(&after[i].text);
+        after[i].norm = key(&after[i].text).into();
     }
     let mut new_signals = old_signals;
     for i in (0..new_signals.len()).step_by(100) {
         new_signals[i].text = reworded(&new_signals[i].text, &mut rng);
-        new_signals[i].norm = key(&new_signals[i].text);
+        new_signals[i].norm = key(&new_signals[i].text).into();
     }
     let start = match memo {
         "warm" => Some(filled),

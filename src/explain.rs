@@ -122,7 +122,7 @@ pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<
                 let r = merged
                     .resolutions
                     .iter()
-                    .find(|r| r.item.norm == q)
+                    .find(|r| *r.item.norm == *q)
                     .or_else(|| {
                         merged.resolutions.iter().find(|r| {
                             crate::merge::matches_by_definition(
@@ -159,7 +159,7 @@ pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<
                 )
             }
         };
-    let key = rep.norm.as_str();
+    let key = &*rep.norm;
     let collected: Vec<Copy> = members.iter().map(|i| copy(i, key)).collect();
     let is_member = |i: &Item| members.iter().any(|m| m.loc == i.loc);
     let compatible = |p: &Option<std::sync::Arc<str>>| match (p, &rep.project) {

@@ -39,12 +39,12 @@ pub(crate) fn is_reference(query: &str) -> bool {
 
 /// The IDs of the open clusters, as `list` and the dashboard show them.
 pub(crate) fn ids(merged: &Merged) -> Vec<String> {
-    crate::item_id::assign(merged.clusters.iter().map(|c| {
-        (
-            c.project.as_deref(),
-            merged.items[c.members[0]].norm.as_str(),
-        )
-    }))
+    crate::item_id::assign(
+        merged
+            .clusters
+            .iter()
+            .map(|c| (c.project.as_deref(), &*merged.items[c.members[0]].norm)),
+    )
 }
 
 /// One line describing a cluster, for candidate lists.
@@ -146,7 +146,7 @@ pub(crate) fn find_open(merged: &Merged, query: &str, threshold: f64) -> Result<
             merged.clusters[i]
                 .members
                 .iter()
-                .any(|&m| merged.items[m].norm == norm)
+                .any(|&m| *merged.items[m].norm == *norm)
         })
         .collect();
     let hits = if exact.len() == 1 {

@@ -134,10 +134,10 @@ fn places(vault: &Vault, cfg: &Config) -> (Places, Places) {
         } else {
             &mut persisted
         };
-        target.push((i.norm.clone(), i.private), &i.loc.path, i.loc.line);
+        target.push((i.norm.to_string(), i.private), &i.loc.path, i.loc.line);
     }
     for s in &vault.signals {
-        persisted.push((s.norm.clone(), s.private), &s.loc.path, s.loc.line);
+        persisted.push((s.norm.to_string(), s.private), &s.loc.path, s.loc.line);
     }
     for s in &vault.skips {
         persisted.push((key(&s.text), None), &s.loc.path, s.loc.line);

@@ -76,7 +76,10 @@ pub(crate) fn history(root: &std::path::Path, cfg: &Config, query: &str) -> Resu
     let (norm, project) = match crate::find::find_open(&merged, query, cfg.dedup_threshold) {
         Ok(c) => {
             let cl = &merged.clusters[c];
-            (merged.items[cl.members[0]].norm.clone(), cl.project.clone())
+            (
+                merged.items[cl.members[0]].norm.to_string(),
+                cl.project.clone(),
+            )
         }
         Err(Error::NoSuchItem { .. }) if !crate::find::is_reference(query) => {
             resolved_match(&vault.items, query, cfg.dedup_threshold)?
@@ -114,8 +117,8 @@ fn resolved_match(items: &[Item], query: &str, threshold: f64) -> Result<(String
             query: query.to_string(),
             why: "no item, open or resolved, has that text",
         }),
-        [one] => Ok((one.norm.clone(), one.project_owned().or(tag))),
-        _ if hits.iter().any(|i| i.norm == norm) => Ok((norm, tag)),
+        [one] => Ok((one.norm.to_string(), one.project_owned().or(tag))),
+        _ if hits.iter().any(|i| *i.norm == *norm) => Ok((norm, tag)),
         many => Err(Error::AmbiguousItem {
             query: query.to_string(),
             count: many.len(),

@@ -122,8 +122,10 @@ pub struct Location {
 pub struct Item {
     /// Redacted Markdown text as written (checkbox and tag removed).
     pub text: String,
-    /// The matching key (`normalize::key`, docs/FORMAT.md §5).
-    pub norm: String,
+    /// The matching key (`normalize::key`, docs/FORMAT.md §5), shared by
+    /// the items and signals of one scan whose texts are the same.
+    #[serde(deserialize_with = "shared_str")]
+    pub norm: Arc<str>,
     /// Hash of the text's private spans, for the private-span guard.
     pub private: Option<u64>,
     /// Shared by the items and signals of a file that name the same project.
@@ -155,8 +157,9 @@ impl Item {
 pub struct Signal {
     /// Redacted text as written, for the trail.
     pub text: String,
-    /// The matching key.
-    pub norm: String,
+    /// The matching key (shared, as [`Item::norm`]).
+    #[serde(deserialize_with = "shared_str")]
+    pub norm: Arc<str>,
     /// Hash of the text's private spans, for the private-span guard.
     pub private: Option<u64>,
     pub project: Option<Arc<str>>,
@@ -221,6 +224,23 @@ impl Warning {
             message: message.into(),
         }
     }
+}
+
+/// An `Arc<str>` read straight from the text the deserializer lends (one
+/// allocation; serde's own `Arc<str>` builds a `Box<str>` first and copies
+/// it).
+fn shared_str<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Error> {
+    struct Shared;
+    impl serde::de::Visitor<'_> for Shared {
+        type Value = Arc<str>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Arc<str>, E> {
+            Ok(Arc::from(v))
+        }
+    }
+    d.deserialize_str(Shared)
 }
 
 /// Checks `[A-Za-z0-9][A-Za-z0-9._-]*` (docs/FORMAT.md §1).

@@ -187,12 +187,12 @@ pub fn report_items_at(
         .iter()
         .filter_map(|i| i.meta.as_deref()?.task_id.as_deref())
         .collect();
-    let ids = crate::item_id::assign(merged.clusters.iter().map(|c| {
-        (
-            c.project.as_deref(),
-            merged.items[c.members[0]].norm.as_str(),
-        )
-    }));
+    let ids = crate::item_id::assign(
+        merged
+            .clusters
+            .iter()
+            .map(|c| (c.project.as_deref(), &*merged.items[c.members[0]].norm)),
+    );
     // Each item on its own: on both cores, in order.
     merged
         .clusters

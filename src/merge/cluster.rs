@@ -81,7 +81,7 @@ fn distinct(items: &[Item]) -> (Vec<usize>, Vec<u32>) {
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            let text = (item.norm.as_str(), item.private, item.project.as_deref());
+            let text = (&*item.norm, item.private, item.project.as_deref());
             *seen.entry(text).or_insert_with(|| {
                 firsts.push(i);
                 firsts.len() as u32 - 1
@@ -304,7 +304,7 @@ mod tests {
     fn item(n: usize, norm: String, project: Option<&str>, day: Option<i8>) -> Item {
         Item {
             text: norm.clone(),
-            norm,
+            norm: norm.into(),
             private: None,
             project: project.map(Into::into),
             kind: SourceKind::ProjectTodos,

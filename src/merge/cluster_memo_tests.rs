@@ -11,7 +11,7 @@ fn item(
 ) -> Item {
     Item {
         text: text.to_string(),
-        norm: crate::normalize::key(text),
+        norm: crate::normalize::key(text).into(),
         private,
         project: project.map(Into::into),
         kind: SourceKind::ProjectTodos,

@@ -44,7 +44,7 @@ fn loc(line: usize) -> Location {
 fn item(n: usize, &(t, p, d, private): &Spec) -> Item {
     Item {
         text: TEXTS[t].into(),
-        norm: crate::normalize::key(TEXTS[t]),
+        norm: crate::normalize::key(TEXTS[t]).into(),
         private: private.then_some(7),
         project: p.map(|p| PROJECTS[p].into()),
         kind: SourceKind::JournalNext,
@@ -59,7 +59,7 @@ fn item(n: usize, &(t, p, d, private): &Spec) -> Item {
 fn signal(n: usize, &(t, p, d, private): &Spec) -> Signal {
     Signal {
         text: TEXTS[t].into(),
-        norm: crate::normalize::key(TEXTS[t]),
+        norm: crate::normalize::key(TEXTS[t]).into(),
         private: private.then_some(7),
         project: p.map(|p| PROJECTS[p].into()),
         date: d.map(|d| jiff::civil::date(2026, 5, d)),

@@ -105,7 +105,7 @@ proptest! {
         // Items as if read from files in another order: the merge ranks them
         // by (tier, path, line, …) first, so the clusters are the same.
         let item = |n: usize, t: &String| Item {
-            norm: key(t),
+            norm: key(t).into(),
             private: private_mark(t),
             text: t.clone(),
             project: None,
@@ -146,7 +146,7 @@ fn long_texts_are_compared_on_a_bounded_prefix() {
                 t.push(' ');
             }
             Item {
-                norm: key(&t),
+                norm: key(&t).into(),
                 private: None,
                 text: t,
                 project: None,

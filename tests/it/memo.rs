@@ -130,7 +130,7 @@ fn a_memo_round_trips_through_json_and_is_refilled() {
     };
     let item = |text: &str| Item {
         text: text.into(),
-        norm: key(text),
+        norm: key(text).into(),
         private: None,
         project: Some("p".into()),
         kind: SourceKind::JournalNext,
@@ -142,7 +142,7 @@ fn a_memo_round_trips_through_json_and_is_refilled() {
     };
     let signal = |text: &str| Signal {
         text: text.into(),
-        norm: key(text),
+        norm: key(text).into(),
         private: None,
         project: Some("p".into()),
         date: None,
@@ -169,7 +169,7 @@ fn a_memo_is_kept_only_when_few_texts_are_new() {
     };
     let item = |n: usize, text: &str| Item {
         text: text.into(),
-        norm: key(text),
+        norm: key(text).into(),
         private: None,
         project: Some("p".into()),
         kind: SourceKind::JournalNext,
@@ -181,7 +181,7 @@ fn a_memo_is_kept_only_when_few_texts_are_new() {
     };
     let signals = vec![Signal {
         text: "ship the index".into(),
-        norm: key("ship the index"),
+        norm: key("ship the index").into(),
         private: None,
         project: Some("p".into()),
         date: None,

@@ -88,7 +88,7 @@ fn item() -> impl Strategy<Value = Item> {
         1u32..40,
     )
         .prop_map(|(text, project, kind, date, path, line)| Item {
-            norm: key(&text),
+            norm: key(&text).into(),
             private: active_status::guards::private_mark(&text),
             untagged: project.is_none().then_some(UntaggedReason::NoSession),
             meta: None,
@@ -117,7 +117,7 @@ pub(crate) fn items() -> impl Strategy<Value = Vec<Item>> {
 pub(crate) fn signal() -> impl Strategy<Value = Signal> {
     (text(), project(), opt_day(), select(PATHS), 1u32..40).prop_map(
         |(t, project, date, path, line)| Signal {
-            norm: key(&t),
+            norm: key(&t).into(),
             private: active_status::guards::private_mark(&t),
             text: t,
             project: project.map(Into::into),
