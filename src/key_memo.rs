@@ -136,6 +136,16 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// Every repeat of a text gets the very same key, not a copy; a
+    /// different text gets its own.
+    #[test]
+    fn repeats_share_one_key() {
+        let memo = KeyMemo::default();
+        let first = memo.key("Ship the **index**");
+        assert!(Arc::ptr_eq(&first, &memo.key("Ship the **index**")));
+        assert!(!Arc::ptr_eq(&first, &memo.key("Ship the index")));
+    }
+
     proptest! {
         /// Memoised or not, a text gets `normalize::key`'s answer, however
         /// often it repeats.

@@ -1,10 +1,12 @@
 use clap::Parser;
 
 // On Linux the binary allocates through jemalloc (docs/PERFORMANCE.md,
-// "Peak memory"): glibc's malloc kept the pages the scan freed between the
-// items it kept, so a run on the L benchmark vault peaked at 64-65 MiB
-// resident for about 41 MiB of live data; jemalloc, told below to give
-// freed pages back at once, peaks at 51-52 MiB and is not slower.
+// "Issue 15 targets: where they stand (commit 463284a, session 9)"):
+// glibc's malloc kept the pages the scan freed between the items it kept,
+// so a cold run on the L benchmark vault peaked at 64-65 MiB resident for
+// about 41 MiB of live data. jemalloc, told below to give freed pages back
+// at once, peaked at about 51 MiB with the same code, no slower cold; the
+// price is page faults, which make a warm run a few percent slower.
 #[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;

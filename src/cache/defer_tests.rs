@@ -4,6 +4,7 @@
 
 use super::tests::{clock_ahead, run, small_vault, write};
 use super::*;
+use crate::report::Report;
 use std::path::Path;
 
 /// The bytes of the per-file results and of the merge's memos.
@@ -39,25 +40,40 @@ fn a_few_changed_files_leave_the_cache_files_as_they_were() {
     assert_eq!(cache_files(root), before);
 }
 
-#[test]
-fn as_many_changed_files_as_the_limit_leave_the_cache_as_it_was() {
-    clock_ahead();
-    let v = small_vault();
-    let root = v.path();
-    for n in 0..files::REWRITE_AFTER {
+/// Writes `count` project lists and fills the cache, then changes every
+/// one of them: the cache files as they were, the output of a run without
+/// the cache, and (text, report, cache use) of a writing run.
+#[allow(clippy::type_complexity)]
+fn change_lists(
+    root: &Path,
+    count: usize,
+) -> (
+    (Vec<u8>, Vec<u8>),
+    (String, Report),
+    (String, Report, Option<CacheUse>),
+) {
+    for n in 0..count {
         write(root, &format!("projects/p{n}/todos.md"), "- [ ] a task\n");
     }
     run(root, Mode::Write);
     let before = cache_files(root);
-    for n in 0..files::REWRITE_AFTER {
+    for n in 0..count {
         write(
             root,
             &format!("projects/p{n}/todos.md"),
             &format!("- [ ] a task\n- [ ] task {n} more\n"),
         );
     }
-    let fresh = run(root, Mode::Off);
-    let (text, report, used) = run(root, Mode::Write);
+    let (text, report, _) = run(root, Mode::Off);
+    (before, (text, report), run(root, Mode::Write))
+}
+
+#[test]
+fn as_many_changed_files_as_the_limit_leave_the_cache_as_it_was() {
+    clock_ahead();
+    let v = small_vault();
+    let root = v.path();
+    let (before, fresh, (text, report, used)) = change_lists(root, files::REWRITE_AFTER);
     assert_eq!((&text, &report), (&fresh.0, &fresh.1));
     let used = used.unwrap();
     assert!(used.deferred, "{used:?}");
@@ -70,21 +86,7 @@ fn more_changed_files_than_the_limit_rewrite_the_cache() {
     clock_ahead();
     let v = small_vault();
     let root = v.path();
-    let many = files::REWRITE_AFTER + 1;
-    for n in 0..many {
-        write(root, &format!("projects/p{n}/todos.md"), "- [ ] a task\n");
-    }
-    run(root, Mode::Write);
-    let before = cache_files(root);
-    for n in 0..many {
-        write(
-            root,
-            &format!("projects/p{n}/todos.md"),
-            &format!("- [ ] a task\n- [ ] task {n} more\n"),
-        );
-    }
-    let fresh = run(root, Mode::Off);
-    let (text, report, used) = run(root, Mode::Write);
+    let (before, fresh, (text, report, used)) = change_lists(root, files::REWRITE_AFTER + 1);
     assert_eq!((&text, &report), (&fresh.0, &fresh.1));
     let used = used.unwrap();
     assert!(!used.deferred && used.written, "{used:?}");

@@ -184,3 +184,33 @@ impl TwinChains {
 /// Each query's matching entries with their similarity, most similar
 /// first; the bounds of every entry's and every query's key.
 pub(super) type Answered = (Vec<Vec<(u32, f64)>>, Vec<Bounds>, Vec<Bounds>);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each text's chain starts at its first entry and visits every entry
+    /// of that text in ascending order; a text no entry has has no chain.
+    #[test]
+    fn twin_chains_list_each_texts_entries_in_order() {
+        let texts = ["b", "a", "b", "c", "a", "b"];
+        let entries: Vec<(TextKey<'_>, Matches)> = texts
+            .iter()
+            .map(|&t| ((t, None, None), Matches::default()))
+            .collect();
+        let chains = TwinChains::of(&entries);
+        let chain = |text: &str| {
+            let mut ids = Vec::new();
+            let mut id = chains.first(&entries, text);
+            while let Some(i) = id.filter(|&i| i != u32::MAX) {
+                ids.push(i);
+                id = Some(chains.next[i as usize]);
+            }
+            ids
+        };
+        assert_eq!(chain("b"), [0, 2, 5]);
+        assert_eq!(chain("a"), [1, 4]);
+        assert_eq!(chain("c"), [3]);
+        assert_eq!(chain("d"), Vec::<u32>::new());
+    }
+}
