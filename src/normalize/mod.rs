@@ -71,10 +71,11 @@ fn head_bytes(text: &str, max: usize) -> &str {
 }
 
 fn key_fixed_point(text: &str) -> String {
-    let mut out = key_pass(text);
-    // The usual key is already a fixed point, and `settled` says so without
+    let (mut out, folded) = key_pass_certified(text);
+    // The usual key is already a fixed point: the fold certifies its own
+    // part, and `settled_given_fold` checks the steps before it, without
     // running a second pass.
-    if settled(&out) {
+    if folded && settled_given_fold(&out) {
         return out;
     }
     // One pass is almost always a fixed point; dropping a word can expose
@@ -90,6 +91,12 @@ fn key_fixed_point(text: &str) -> String {
 }
 
 fn key_pass(text: &str) -> String {
+    key_pass_certified(text).0
+}
+
+/// One pass of the key, and whether the word folding certified its result
+/// as a fixed point of the folding (see `fold::fold_certified`).
+fn key_pass_certified(text: &str) -> (String, bool) {
     // Every private tag starts with `<`: most texts have none.
     let redacted = if text.as_bytes().contains(&b'<') {
         crate::privacy::redact(text)
@@ -97,7 +104,7 @@ fn key_pass(text: &str) -> String {
         std::borrow::Cow::Borrowed(text)
     };
     let (plain, _) = crate::task_meta::parse_task_meta(&redacted);
-    fold::fold(&unplaced(&normalize(&plain)))
+    fold::fold_certified(&unplaced(&normalize(&plain)))
 }
 
 /// Whether `key_pass(k) == k` is certain, decided by reading `k` only
@@ -107,12 +114,18 @@ fn key_pass(text: &str) -> String {
 /// normalized ([`normal_ascii`], which also rules out `[private]`), and a
 /// fixed point of the word folding (`fold::settled_ascii`). Checked against
 /// the pass itself in the tests.
+#[cfg(test)]
 fn settled(k: &str) -> bool {
+    settled_given_fold(k) && fold::settled_ascii(k)
+}
+
+/// [`settled`] but for the word folding, which the caller knows of: the
+/// steps of [`key_pass`] before it leave `k` as it is.
+fn settled_given_fold(k: &str) -> bool {
     k.is_ascii()
         && normal_ascii(k)
         && !k.as_bytes().contains(&b'<')
         && *crate::task_meta::parse_task_meta(k).0 == *k
-        && fold::settled_ascii(k)
 }
 
 /// Whether [`normalize`] returns the ASCII text `t` unchanged: no marker
@@ -143,7 +156,8 @@ fn normal_ascii(t: &str) -> bool {
 /// `text` without `[private]` placeholders (removed until none is left).
 fn unplaced(text: &str) -> std::borrow::Cow<'_, str> {
     const PLACEHOLDER: &str = crate::privacy::REDACTED;
-    if !text.contains(PLACEHOLDER) {
+    // The placeholder starts with `[`, which most keys lack.
+    if !text.bytes().any(|b| b == b'[') || !text.contains(PLACEHOLDER) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = text.to_string();
@@ -180,7 +194,7 @@ pub fn normalize(text: &str) -> String {
     // A pass is the identity on text without `[` or `~~`; otherwise repeat
     // until nothing changes (reducing an inner link can complete an outer one).
     for _ in 0..64 {
-        if !(out.contains('[') || out.contains("~~")) {
+        if !may_link_or_strike(&out) {
             break;
         }
         let again = one_pass(&out);
@@ -192,56 +206,98 @@ pub fn normalize(text: &str) -> String {
     out
 }
 
+/// Whether `text` holds a `[` or `~~` (a plain loop: item texts are short,
+/// and a searcher per call costs more than reading them).
+fn may_link_or_strike(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.iter()
+        .enumerate()
+        .any(|(i, &c)| c == b'[' || (c == b'~' && b.get(i + 1) == Some(&b'~')))
+}
+
 fn one_pass(text: &str) -> String {
-    if text.is_ascii() && !text.contains('[') {
+    if text.is_ascii() && !text.bytes().any(|b| b == b'[') {
         return ascii_pass(text);
     }
     general_pass(text)
 }
 
 /// `general_pass` for ASCII text without links, in one loop over the bytes
-/// (the common case: checked equal to the general pass in the tests).
+/// (the common case: checked equal to the general pass in the tests). Runs
+/// of ordinary bytes are copied whole and lower-cased at the end.
 fn ascii_pass(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(text.len());
     let mut tildes = 0usize;
     let mut pending_space = false;
-    for &b in text.as_bytes() {
-        match b {
-            b'*' | b'_' | b'`' => continue,
-            b'~' => {
-                tildes += 1;
-                continue;
+    let mut i = 0;
+    while i < bytes.len() {
+        let run = bytes[i..]
+            .iter()
+            .position(|&b| !ordinary(b))
+            .unwrap_or(bytes.len() - i);
+        if run > 0 {
+            if tildes % 2 == 1 {
+                push_spaced(&mut out, &mut pending_space, b'~');
             }
-            _ => {}
-        }
-        if tildes % 2 == 1 {
-            if pending_space {
-                out.push(' ');
-                pending_space = false;
+            tildes = 0;
+            if std::mem::take(&mut pending_space) {
+                out.push(b' ');
             }
-            out.push('~');
-        }
-        tildes = 0;
-        if matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
-            pending_space = !out.is_empty();
+            out.extend_from_slice(&bytes[i..i + run]);
+            i += run;
             continue;
         }
-        if pending_space {
-            out.push(' ');
-            pending_space = false;
+        match bytes[i] {
+            b'*' | b'_' | b'`' => {}
+            b'~' => tildes += 1,
+            // Whitespace (`ordinary` is true of every other byte).
+            _ => {
+                if tildes % 2 == 1 {
+                    push_spaced(&mut out, &mut pending_space, b'~');
+                }
+                tildes = 0;
+                pending_space = !out.is_empty();
+            }
         }
-        out.push(b.to_ascii_lowercase() as char);
+        i += 1;
     }
     if tildes % 2 == 1 {
-        if pending_space {
-            out.push(' ');
-        }
-        out.push('~');
+        push_spaced(&mut out, &mut pending_space, b'~');
     }
-    while out.ends_with(['.', '!', ';', ':']) || out.ends_with(' ') {
+    while let Some(b'.' | b'!' | b';' | b':' | b' ') = out.last() {
         out.pop();
     }
-    out
+    out.make_ascii_lowercase();
+    // Only ASCII bytes were written, so this never replaces anything.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A byte `ascii_pass` copies as it is (before lower-casing): not a marker
+/// (`*`, `_`, backtick, `~`) and not whitespace.
+fn ordinary(b: u8) -> bool {
+    /// `ordinary` of every byte, looked up (one load per byte).
+    static ORDINARY: [bool; 256] = {
+        let mut table = [true; 256];
+        let special = [
+            b'*', b'_', b'`', b'~', b' ', b'\t', b'\n', 0x0b, 0x0c, b'\r',
+        ];
+        let mut i = 0;
+        while i < special.len() {
+            table[special[i] as usize] = false;
+            i += 1;
+        }
+        table
+    };
+    ORDINARY[usize::from(b)]
+}
+
+/// Pushes `b`, after the one space a run of whitespace before it left.
+fn push_spaced(out: &mut Vec<u8>, pending_space: &mut bool, b: u8) {
+    if std::mem::take(pending_space) {
+        out.push(b' ');
+    }
+    out.push(b);
 }
 
 fn general_pass(text: &str) -> String {
