@@ -72,7 +72,7 @@ pub fn check(a: &str, b: &str, pa: Option<u64>, pb: Option<u64>) -> Option<Guard
     if a == b {
         return None;
     }
-    let (wa, wb): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
+    let (wa, wb) = (words(a), words(b));
     if let Some(t) = token_difference(&wa, &wb) {
         return Some(Guard::Token(t));
     }
@@ -87,6 +87,14 @@ pub fn check(a: &str, b: &str, pa: Option<u64>, pb: Option<u64>) -> Option<Guard
         return Some(Guard::Action(x.to_string(), y.to_string()));
     }
     None
+}
+
+/// The words of a key, in a vector sized once: growing it word by word
+/// cost more than finding the words.
+fn words(key: &str) -> Vec<&str> {
+    let mut v = Vec::with_capacity(1 + key.bytes().filter(|&b| b == b' ').count());
+    v.extend(key.split(' '));
+    v
 }
 
 /// Whether some word of `key` passes [`may_distinguish`], in one pass over
@@ -310,6 +318,27 @@ const OPPOSITES: &[(&str, &str)] = &[
 static OPPOSITE_KEYS: LazyLock<Vec<(String, String)>> =
     LazyLock::new(|| OPPOSITES.iter().map(|(a, b)| (stem(a), stem(b))).collect());
 
+/// The ASCII sides of the opposite pairs.
+static OPPOSITE_ASCII: LazyLock<rustc_hash::FxHashSet<&'static str>> = LazyLock::new(|| {
+    OPPOSITE_KEYS
+        .iter()
+        .flat_map(|(p, q)| [p.as_str(), q.as_str()])
+        .filter(|w| w.is_ascii())
+        .collect()
+});
+
+/// Whether `word` names a side of some opposite pair (as [`names`] says).
+/// An ASCII word can only be an ASCII side itself: a side that is not
+/// ASCII is no prefix of it.
+fn names_an_opposite(word: &str) -> bool {
+    if word.is_ascii() {
+        return OPPOSITE_ASCII.contains(word);
+    }
+    OPPOSITE_KEYS
+        .iter()
+        .any(|(p, q)| names(word, p) || names(word, q))
+}
+
 fn names(word: &str, verb: &str) -> bool {
     if verb.is_ascii() {
         word == verb
@@ -320,11 +349,32 @@ fn names(word: &str, verb: &str) -> bool {
 
 /// A word of `a` missing from `b` and a word of `b` missing from `a` that
 /// are opposites.
+///
+/// Only words that name a side of some pair can be part of an answer, so
+/// the others are left out before any word is looked for on the other
+/// side (most keys hold none, and the answer is then known at once).
 fn opposite<'a>(a: &[&'a str], b: &[&'a str]) -> Option<(&'a str, &'a str)> {
-    let only_a: Vec<&str> = a.iter().copied().filter(|w| !b.contains(w)).collect();
-    let only_b: Vec<&str> = b.iter().copied().filter(|w| !a.contains(w)).collect();
-    for x in &only_a {
-        for y in &only_b {
+    let only_a: Vec<&str> = a
+        .iter()
+        .copied()
+        .filter(|w| names_an_opposite(w) && !b.contains(w))
+        .collect();
+    if only_a.is_empty() {
+        return None;
+    }
+    let only_b: Vec<&str> = b
+        .iter()
+        .copied()
+        .filter(|w| names_an_opposite(w) && !a.contains(w))
+        .collect();
+    first_opposites(&only_a, &only_b)
+}
+
+/// The first word of `xs` and the first word of `ys`, in that order of
+/// search, that are opposites.
+fn first_opposites<'a>(xs: &[&'a str], ys: &[&'a str]) -> Option<(&'a str, &'a str)> {
+    for x in xs {
+        for y in ys {
             let hit = OPPOSITE_KEYS.iter().any(|(p, q)| {
                 (names(x, p) && names(y, q) && !names(y, p))
                     || (names(x, q) && names(y, p) && !names(x, p))
@@ -488,7 +538,41 @@ mod tests {
         h.finish()
     }
 
+    /// The definition of `opposite`: the first word of `a` missing from
+    /// `b` and the first word of `b` missing from `a`, in order, that make
+    /// an opposite pair, with no word left out beforehand.
+    fn opposite_by_definition<'a>(a: &[&'a str], b: &[&'a str]) -> Option<(&'a str, &'a str)> {
+        let only_a: Vec<&str> = a.iter().copied().filter(|w| !b.contains(w)).collect();
+        let only_b: Vec<&str> = b.iter().copied().filter(|w| !a.contains(w)).collect();
+        first_opposites(&only_a, &only_b)
+    }
+
+    /// Every side of every pair is found by the filter, and no other word
+    /// of the test alphabet is.
+    #[test]
+    fn the_opposite_filter_knows_every_side() {
+        for (p, q) in OPPOSITE_KEYS.iter() {
+            assert!(names_an_opposite(p) && names_an_opposite(q), "{p} {q}");
+        }
+        assert!(
+            names_an_opposite("비활성화하기"),
+            "a Korean side names a longer word"
+        );
+        for w in ["fix", "the", "zzz", "", "삭"] {
+            assert!(!names_an_opposite(w), "{w}");
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn opposite_equals_its_definition(
+            a in proptest::collection::vec("(add|remov|delet|enabl|disabl|open|close|start|stop|end|lock|unlock|push|pull|fix|the|x|추가|삭제하기|시작|종료|열기)", 0..7),
+            b in proptest::collection::vec("(add|remov|delet|enabl|disabl|open|close|start|stop|end|lock|unlock|push|pull|fix|the|x|추가|삭제하기|시작|종료|열기)", 0..7),
+        ) {
+            let (a, b): (Vec<&str>, Vec<&str>) = (a.iter().map(String::as_str).collect(), b.iter().map(String::as_str).collect());
+            proptest::prop_assert_eq!(opposite(&a, &b), opposite_by_definition(&a, &b));
+        }
+
         #[test]
         fn token_class_is_the_hash_of_the_distinct_words(
             words in proptest::collection::vec("(a|b|x|i|é|v1|v0.1.0|#12|12|a.rs|b.md|x/y|fix|the|e.g.|ca3|-|)", 0..20),

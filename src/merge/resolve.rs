@@ -3,9 +3,12 @@
 use super::memo::{PairMemo, Reuse, TextId};
 use super::{resolve_cold, resolve_warm};
 use crate::item::{Item, Signal};
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 use jiff::civil::Date;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::FxBuildHasher;
+use std::hash::BuildHasher;
 
 /// A matching key with its project and private mark.
 pub(super) type TextKey<'a> = (&'a str, Option<&'a str>, Option<u64>);
@@ -27,7 +30,7 @@ pub struct Resolution {
 
 /// What the signals matching one (text, project) say: whether an undated
 /// signal matched, and the latest date of a dated one.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, Debug)]
 pub(super) struct Matches {
     pub(super) any: bool,
     pub(super) undated: bool,
@@ -252,36 +255,34 @@ impl Lists {
 /// D never needs an entry older than D and its scan stops at a
 /// binary-searched id.
 fn distinct_entries(signals: &[Signal]) -> (Vec<(TextKey<'_>, Matches)>, Lists) {
-    let mut number: HashMap<TextKey<'_>, u32> = HashMap::default();
-    number.reserve(signals.len());
-    let mut found: Vec<(TextKey<'_>, Matches)> = Vec::new();
-    let entry_of: Vec<u32> = signals
+    let keys: Vec<TextKey<'_>> = signals
         .iter()
-        .map(|s| {
-            let tk = text_key(&s.norm, s.project.as_deref(), s.private);
-            let n = *number.entry(tk).or_insert_with(|| {
-                found.push((tk, Matches::default()));
-                found.len() as u32 - 1
-            });
-            let m = &mut found[n as usize].1;
-            m.any = true;
-            match s.date {
-                None => m.undated = true,
-                Some(d) => m.latest = Some(m.latest.map_or(d, |l| l.max(d))),
-            }
-            n
-        })
+        .map(|s| text_key(&s.norm, s.project.as_deref(), s.private))
         .collect();
-    drop(number);
+    let (entry_of, firsts) = number_distinct(&keys);
+    let mut found: Vec<(TextKey<'_>, Matches)> = firsts
+        .iter()
+        .map(|&f| (keys[f as usize], Matches::default()))
+        .collect();
+    for (s, &n) in signals.iter().zip(&entry_of) {
+        let m = &mut found[n as usize].1;
+        m.any = true;
+        match s.date {
+            None => m.undated = true,
+            Some(d) => m.latest = Some(m.latest.map_or(d, |l| l.max(d))),
+        }
+    }
+    drop(keys);
     // Keys are distinct, so the order is total (an unstable sort is exact).
+    // The order is (undated first, newest first, text key); the first two
+    // and the text's first eight bytes are packed into two integers that
+    // order alike, so most comparisons read no text.
+    let packed: Vec<(u64, u64)> = found.iter().map(|(tk, m)| order_key(tk.0, m)).collect();
     let mut order: Vec<u32> = (0..found.len() as u32).collect();
     order.par_sort_unstable_by(|&a, &b| {
-        let (a, b) = (&found[a as usize], &found[b as usize]);
-        (!a.1.undated, std::cmp::Reverse(a.1.latest), a.0).cmp(&(
-            !b.1.undated,
-            std::cmp::Reverse(b.1.latest),
-            b.0,
-        ))
+        packed[a as usize]
+            .cmp(&packed[b as usize])
+            .then_with(|| found[a as usize].0.cmp(&found[b as usize].0))
     });
     // Found number -> entry id (its place in the order).
     let mut id_of = vec![0u32; found.len()];
@@ -312,6 +313,53 @@ fn distinct_entries(signals: &[Signal]) -> (Vec<(TextKey<'_>, Matches)>, Lists) 
     )
 }
 
+/// Two integers whose order is the entry order's (undated first, then
+/// newest first) and then that of the text's first eight bytes: when they
+/// differ they decide, when they are equal the whole keys do.
+fn order_key(norm: &str, m: &Matches) -> (u64, u64) {
+    let day = m.latest.map_or(0, |d| {
+        // A date's fields in order, shifted into non-negative integers.
+        let year = (i32::from(d.year()) + 10_000) as u32;
+        1 + (year << 9 | (d.month() as u32) << 5 | d.day() as u32)
+    });
+    let high = u64::from(!m.undated) << 32 | u64::from(u32::MAX - day);
+    // Shorter texts pad with zero bytes, the smallest: a strictly smaller
+    // prefix means a strictly smaller text.
+    let mut first = [0u8; 8];
+    let n = norm.len().min(8);
+    first[..n].copy_from_slice(&norm.as_bytes()[..n]);
+    (high, u64::from_be_bytes(first))
+}
+
+/// Numbers the distinct keys of `keys` in the order of their first
+/// appearance: each key's number, and the position of each number's first
+/// key. The hashes are computed first, in a loop of their own, so the
+/// reads of the scattered key texts overlap; numbering then reads a text
+/// only to confirm a repeat.
+fn number_distinct(keys: &[TextKey<'_>]) -> (Vec<u32>, Vec<u32>) {
+    let hashes: Vec<u64> = keys.iter().map(|k| FxBuildHasher.hash_one(k)).collect();
+    let mut table: HashTable<(u64, u32)> = HashTable::with_capacity(keys.len());
+    let mut firsts: Vec<u32> = Vec::new();
+    let numbers = keys
+        .iter()
+        .zip(&hashes)
+        .enumerate()
+        .map(|(i, (k, &h))| {
+            let same = |&(g, n): &(u64, u32)| g == h && keys[firsts[n as usize] as usize] == *k;
+            match table.entry(h, same, |&(g, _)| g) {
+                Entry::Occupied(e) => e.get().1,
+                Entry::Vacant(e) => {
+                    let n = firsts.len() as u32;
+                    e.insert((h, n));
+                    firsts.push(i as u32);
+                    n
+                }
+            }
+        })
+        .collect();
+    (numbers, firsts)
+}
+
 /// Each distinct item text (with project and private mark) with the
 /// earliest date of its items: no entry older than that can resolve any of
 /// them (unless one is undated); in the order their first item comes (each
@@ -319,21 +367,22 @@ fn distinct_entries(signals: &[Signal]) -> (Vec<(TextKey<'_>, Matches)>, Lists) 
 /// item's query.
 #[allow(clippy::type_complexity)]
 fn distinct_queries(items: &[Item]) -> (Vec<(TextKey<'_>, Option<Date>)>, Vec<u32>) {
-    let mut number: HashMap<TextKey<'_>, u32> = HashMap::default();
-    number.reserve(items.len());
-    let mut queries: Vec<(TextKey<'_>, Option<Date>)> = Vec::new();
-    let query_of = items
+    let keys: Vec<TextKey<'_>> = items
         .iter()
-        .map(|i| {
-            let tk = text_key(&i.norm, i.project.as_deref(), i.private);
-            let n = *number.entry(tk).or_insert_with(|| {
-                queries.push((tk, i.date));
-                queries.len() as u32 - 1
-            });
-            let earliest = &mut queries[n as usize].1;
-            *earliest = (*earliest).min(i.date);
-            n
-        })
+        .map(|i| text_key(&i.norm, i.project.as_deref(), i.private))
         .collect();
+    let (query_of, firsts) = number_distinct(&keys);
+    let mut queries: Vec<(TextKey<'_>, Option<Date>)> = firsts
+        .iter()
+        .map(|&f| (keys[f as usize], items[f as usize].date))
+        .collect();
+    for (i, &n) in items.iter().zip(&query_of) {
+        let earliest = &mut queries[n as usize].1;
+        *earliest = (*earliest).min(i.date);
+    }
     (queries, query_of)
 }
+
+#[cfg(test)]
+#[path = "resolve_tests.rs"]
+mod tests;
