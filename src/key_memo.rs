@@ -10,6 +10,9 @@
 //! answer is the same.
 //!
 //! The memo lives as long as the scan (it is dropped before the merge).
+//! The same memo, with other answers, holds the role of each distinct
+//! heading text (`parse::headings`): journals repeat their headings in
+//! every file.
 
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
@@ -19,43 +22,55 @@ use std::sync::{Arc, Mutex};
 /// Shards (locks) of the memo: the scanning threads rarely wait for each other.
 const SHARDS: usize = 16;
 
-/// Text → matching key, shared by the threads of one scan.
+/// Text → an answer computed from the text alone (a pure function), shared
+/// by the threads of one scan.
 ///
 /// Each shard keeps its texts back to back in one buffer and indexes them
 /// by position: a few large allocations, not one small one per text, so
-/// the memory goes back whole when the scan ends. Each key is one shared
-/// string (`Arc<str>`): the items and signals of every repeat of a text
-/// hold the same key, not a copy each (on the L benchmark vault 41 k of
-/// 96 k list item texts are repeats).
-pub(crate) struct KeyMemo {
-    shards: Vec<Mutex<Shard>>,
+/// the memory goes back whole when the scan ends.
+pub(crate) struct TextMemo<V> {
+    shards: Vec<Mutex<Shard<V>>>,
 }
 
-#[derive(Default)]
-struct Shard {
+/// Text → matching key. Each key is one shared string (`Arc<str>`): the
+/// items and signals of every repeat of a text hold the same key, not a
+/// copy each (on the L benchmark vault 41 k of 96 k list item texts are
+/// repeats).
+pub(crate) type KeyMemo = TextMemo<Arc<str>>;
+
+struct Shard<V> {
     /// Each entry's text.
     bytes: String,
     /// Entries by their text's hash.
-    table: HashTable<Entry>,
+    table: HashTable<Entry<V>>,
 }
 
-/// An entry: its text's place in its shard's buffer, and its key.
-struct Entry {
+impl<V> Default for Shard<V> {
+    fn default() -> Self {
+        Shard {
+            bytes: String::new(),
+            table: HashTable::new(),
+        }
+    }
+}
+
+/// An entry: its text's place in its shard's buffer, and its answer.
+struct Entry<V> {
     start: u32,
     text_len: u32,
-    key: Arc<str>,
+    key: V,
 }
 
-impl Shard {
-    fn text(&self, e: &Entry) -> &str {
+impl<V: Clone> Shard<V> {
+    fn text(&self, e: &Entry<V>) -> &str {
         &self.bytes[e.start as usize..(e.start + e.text_len) as usize]
     }
 
-    fn find(&self, hash: u64, text: &str) -> Option<&Entry> {
+    fn find(&self, hash: u64, text: &str) -> Option<&Entry<V>> {
         self.table.find(hash, |e| self.text(e) == text)
     }
 
-    fn insert(&mut self, hash: u64, text: &str, key: &Arc<str>) {
+    fn insert(&mut self, hash: u64, text: &str, key: &V) {
         if self.find(hash, text).is_some() {
             return;
         }
@@ -73,7 +88,7 @@ impl Shard {
         let entry = Entry {
             start,
             text_len,
-            key: Arc::clone(key),
+            key: key.clone(),
         };
         let Shard { bytes, table } = self;
         table.insert_unique(hash, entry, |e| {
@@ -82,24 +97,24 @@ impl Shard {
     }
 }
 
-impl Default for KeyMemo {
+impl<V> Default for TextMemo<V> {
     fn default() -> Self {
-        KeyMemo {
+        TextMemo {
             shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
         }
     }
 }
 
 /// A copy starts empty (a memo holds nothing a copy needs).
-impl Clone for KeyMemo {
+impl<V> Clone for TextMemo<V> {
     fn clone(&self) -> Self {
-        KeyMemo::default()
+        TextMemo::default()
     }
 }
 
-impl std::fmt::Debug for KeyMemo {
+impl<V> std::fmt::Debug for TextMemo<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("KeyMemo").finish_non_exhaustive()
+        f.debug_struct("TextMemo").finish_non_exhaustive()
     }
 }
 
@@ -107,6 +122,18 @@ impl KeyMemo {
     /// The matching key of `text` (`normalize::key`), shared with every
     /// other text of the scan that is the same.
     pub(crate) fn key(&self, text: &str) -> Arc<str> {
+        // Not through `normalize::key`'s own per-thread memo of recent
+        // texts: every repeat is found here, so that memo would only hold
+        // memory during the scan.
+        self.get(text, |t| crate::normalize::key_afresh(t).into())
+    }
+}
+
+impl<V: Clone> TextMemo<V> {
+    /// `answer(text)`, computed once for each distinct text (two threads
+    /// meeting a new text at once may both compute it: `answer` must give
+    /// the same for the same text).
+    pub(crate) fn get(&self, text: &str, answer: impl FnOnce(&str) -> V) -> V {
         let hash = FxBuildHasher.hash_one(text);
         // Bits the table itself uses neither for the bucket (the low ones)
         // nor for its control bytes (the top seven).
@@ -116,13 +143,10 @@ impl KeyMemo {
         {
             let shard = shard.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = shard.find(hash, text) {
-                return Arc::clone(&e.key);
+                return e.key.clone();
             }
         }
-        // Not through `normalize::key`'s own per-thread memo of recent
-        // texts: every repeat is found here, so that memo would only hold
-        // memory during the scan.
-        let key: Arc<str> = crate::normalize::key_afresh(text).into();
+        let key = answer(text);
         shard
             .lock()
             .unwrap_or_else(|p| p.into_inner())
