@@ -330,12 +330,18 @@ pub fn build_with(analysis: &Analysis, cfg: &Config, trail: Trail) -> Report {
         untagged,
         ..
     } = analysis;
-    let items = report_items_at(merged, vault.as_of, vault.today);
-    let (deferred, rest): (Vec<_>, Vec<_>) =
-        items.into_iter().partition(|i| i.deferred_until.is_some());
-    let (blocked, mut all): (Vec<_>, Vec<_>) =
-        rest.into_iter().partition(|i| !i.blocked_by.is_empty());
-    let overflow = all.split_off(cfg.cap.min(all.len()));
+    // The few deferred and blocked items move out of the list, and the
+    // shown ones off its head: the thousands left over stay in place as
+    // the overflow (partitioning and splitting copied every item into
+    // fresh memory, twice).
+    let mut overflow = report_items_at(merged, vault.as_of, vault.today);
+    let deferred: Vec<_> = overflow
+        .extract_if(.., |i| i.deferred_until.is_some())
+        .collect();
+    let blocked: Vec<_> = overflow
+        .extract_if(.., |i| !i.blocked_by.is_empty())
+        .collect();
+    let all: Vec<_> = overflow.drain(..cfg.cap.min(overflow.len())).collect();
     let mut warnings = vault.warnings.clone();
     for loc in &merged.forwarded_open {
         warnings.push(Warning::new(
