@@ -24,7 +24,6 @@
 use super::{Cluster, Key, SimIndex, similar};
 use crate::item::Item;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap as HashMap;
 
 /// Items decided per step: the earlier items of the batch are compared
 /// pairwise, so the batch stays small. One, measured on a quiet 2-core
@@ -75,20 +74,12 @@ pub(super) fn visible(cluster: Option<&str>, item: Option<&str>) -> bool {
 /// or `x`'s which is `y`'s, or `x` had none and neither has `y`. And `y`
 /// changes nothing: its project is already the cluster's or none.
 fn distinct(items: &[Item]) -> (Vec<usize>, Vec<u32>) {
-    let mut seen: HashMap<(&str, Option<u64>, Option<&str>), u32> = HashMap::default();
-    let mut firsts = Vec::new();
-    let of = items
+    let texts: Vec<(&str, Option<u64>, Option<&str>)> = items
         .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let text = (&*item.norm, item.private, item.project.as_deref());
-            *seen.entry(text).or_insert_with(|| {
-                firsts.push(i);
-                firsts.len() as u32 - 1
-            })
-        })
+        .map(|item| (&*item.norm, item.private, item.project.as_deref()))
         .collect();
-    (firsts, of)
+    let (of, firsts) = super::distinct::number_distinct(&texts);
+    (firsts.into_iter().map(|f| f as usize).collect(), of)
 }
 
 /// [`cluster`] deciding `batch` items at a time, never from the graph (the

@@ -11,6 +11,7 @@
 
 use super::index::{Rows, window};
 use super::similarity::Key;
+use rayon::slice::ParallelSliceMut;
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 
@@ -63,10 +64,11 @@ impl<'k> FrozenIndex<'k> {
         for col in &mut index.cols {
             col.reserve_exact(total);
         }
-        // Ids are distinct, so both orders are total.
-        rows.sort_unstable_by_key(|r| (r.0, r.1, r.2, r.3));
+        // Ids are distinct, so both orders are total (and an unstable sort,
+        // on both cores, exact).
+        rows.par_sort_unstable_by_key(|r| (r.0, r.1, r.2, r.3));
         index.groups = index.lay_out(&rows, |r| (r.0, r.1));
-        rows.sort_unstable_by_key(|r| (r.1, r.2, r.3));
+        rows.par_sort_unstable_by_key(|r| (r.1, r.2, r.3));
         index.all = index.lay_out(&rows, |r| r.1);
         index
     }

@@ -4,6 +4,7 @@
 mod cluster;
 mod cluster_graph;
 mod cluster_memo;
+mod distinct;
 mod forward;
 mod frozen;
 mod index;

@@ -1,14 +1,11 @@
 //! Step 2 of the merge: resolution by done items (docs/FORMAT.md §5).
 
+use super::distinct::number_distinct;
 use super::memo::{PairMemo, Reuse, TextId};
 use super::{resolve_cold, resolve_warm};
 use crate::item::{Item, Signal};
-use hashbrown::HashTable;
-use hashbrown::hash_table::Entry;
 use jiff::civil::Date;
 use rayon::prelude::*;
-use rustc_hash::FxBuildHasher;
-use std::hash::BuildHasher;
 
 /// A matching key with its project and private mark.
 pub(super) type TextKey<'a> = (&'a str, Option<&'a str>, Option<u64>);
@@ -329,35 +326,6 @@ fn order_key(norm: &str, m: &Matches) -> (u64, u64) {
     let n = norm.len().min(8);
     first[..n].copy_from_slice(&norm.as_bytes()[..n]);
     (high, u64::from_be_bytes(first))
-}
-
-/// Numbers the distinct keys of `keys` in the order of their first
-/// appearance: each key's number, and the position of each number's first
-/// key. The hashes are computed first, in a loop of their own, so the
-/// reads of the scattered key texts overlap; numbering then reads a text
-/// only to confirm a repeat.
-fn number_distinct(keys: &[TextKey<'_>]) -> (Vec<u32>, Vec<u32>) {
-    let hashes: Vec<u64> = keys.iter().map(|k| FxBuildHasher.hash_one(k)).collect();
-    let mut table: HashTable<(u64, u32)> = HashTable::with_capacity(keys.len());
-    let mut firsts: Vec<u32> = Vec::new();
-    let numbers = keys
-        .iter()
-        .zip(&hashes)
-        .enumerate()
-        .map(|(i, (k, &h))| {
-            let same = |&(g, n): &(u64, u32)| g == h && keys[firsts[n as usize] as usize] == *k;
-            match table.entry(h, same, |&(g, _)| g) {
-                Entry::Occupied(e) => e.get().1,
-                Entry::Vacant(e) => {
-                    let n = firsts.len() as u32;
-                    e.insert((h, n));
-                    firsts.push(i as u32);
-                    n
-                }
-            }
-        })
-        .collect();
-    (numbers, firsts)
 }
 
 /// Each distinct item text (with project and private mark) with the

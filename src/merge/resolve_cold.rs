@@ -42,12 +42,23 @@ pub(super) fn compare_all(
         .par_iter()
         .map(|((n, _, private), _)| Key::with_private(n, *private))
         .collect();
-    // Each entry text's first number, and the next number with the same
-    // text (`u32::MAX`: none), when queries may be answered by twins.
-    let chains = match deciding {
-        Some(_) => TwinChains::of(entries),
-        None => TwinChains::default(),
+    let numbered = || {
+        entries
+            .iter()
+            .zip(&keys)
+            .enumerate()
+            .map(|(id, (((_, p, _), _), k))| (*p, k, id as u32))
     };
+    // The index and, when queries may be answered by twins, each entry
+    // text's first number and the next number with the same text
+    // (`u32::MAX`: none): independent, so built side by side.
+    let (index, chains) = rayon::join(
+        || FrozenIndex::build(numbered()),
+        || match deciding {
+            Some(_) => TwinChains::of(entries),
+            None => TwinChains::default(),
+        },
+    );
     let twins = |n: usize| -> Option<Vec<(u32, f64)>> {
         let latest = deciding?[n];
         let ((norm, project, private), earliest) = queries[n];
@@ -69,14 +80,6 @@ pub(super) fn compare_all(
         }
         decides.then_some(found)
     };
-    let numbered = || {
-        entries
-            .iter()
-            .zip(&keys)
-            .enumerate()
-            .map(|(id, (((_, p, _), _), k))| (*p, k, id as u32))
-    };
-    let index = FrozenIndex::build(numbered());
     // The entries the memo never compared against: known item texts are
     // compared with these only.
     let fresh = match reuse {

@@ -1,4 +1,5 @@
-use super::{Matches, TextKey, number_distinct, order_key};
+use super::super::distinct::number_distinct;
+use super::{Matches, TextKey, order_key};
 use jiff::civil::Date;
 use proptest::prelude::*;
 
