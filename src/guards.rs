@@ -97,23 +97,34 @@ fn words(key: &str) -> Vec<&str> {
     v
 }
 
-/// Whether some word of `key` passes [`may_distinguish`], in one pass over
-/// the bytes.
-fn may_hold_token(key: &str) -> bool {
-    let mut word = 0usize;
-    for &c in key.as_bytes() {
-        if c == b' ' {
-            if word == 1 {
-                return true;
+/// The words of `key` (split at every space) that pass
+/// [`may_distinguish`], found in one pass over the bytes: a word is
+/// looked at only when it is one byte long or holds a digit, `.` or `/`.
+fn candidate_words(key: &str) -> impl Iterator<Item = &str> {
+    let bytes = key.as_bytes();
+    let mut start = 0;
+    let mut marked = false;
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at <= bytes.len() {
+            let i = at;
+            at += 1;
+            match bytes.get(i) {
+                Some(b' ') | None => {
+                    let (from, hit) = (start, marked || i - start == 1);
+                    start = i + 1;
+                    marked = false;
+                    if hit {
+                        // Spaces are ASCII: the word's ends are character
+                        // boundaries.
+                        return key.get(from..i);
+                    }
+                }
+                Some(&c) => marked |= c.is_ascii_digit() || c == b'.' || c == b'/',
             }
-            word = 0;
-        } else if c.is_ascii_digit() || c == b'.' || c == b'/' {
-            return true;
-        } else {
-            word += 1;
         }
-    }
-    word == 1
+        None
+    })
 }
 
 /// A quick filter: every distinguishing word is one byte long or holds a
@@ -166,20 +177,13 @@ fn is_file_name(w: &str) -> bool {
 /// classes differ always differ in a distinguishing token (the converse
 /// holds but for hash collisions), so an index may keep classes apart.
 pub fn token_class(key: &str) -> u64 {
-    if !may_hold_token(key) {
-        return 0;
-    }
     // Most keys hold a few tokens: they are gathered on the stack, and in
     // a vector only past `STACK` of them.
     const STACK: usize = 8;
     let mut few: [&str; STACK] = [""; STACK];
     let mut n = 0;
     let mut many: Vec<&str> = Vec::new();
-    for w in key
-        .split(' ')
-        .filter(|w| may_distinguish(w))
-        .filter_map(distinguishing)
-    {
+    for w in candidate_words(key).filter_map(distinguishing) {
         if n < STACK {
             few[n] = w;
             n += 1;
@@ -686,9 +690,9 @@ mod tests {
         }
 
         #[test]
-        fn the_whole_key_filter_agrees_with_the_word_filter(k in "[a-c1./é ]{0,12}") {
-            let any = k.split(' ').any(may_distinguish);
-            proptest::prop_assert_eq!(may_hold_token(&k), any);
+        fn the_byte_loop_finds_the_words_the_word_filter_keeps(k in "[a-c1./é ]{0,12}") {
+            let by_words: Vec<&str> = k.split(' ').filter(|w| may_distinguish(w)).collect();
+            proptest::prop_assert_eq!(candidate_words(&k).collect::<Vec<_>>(), by_words);
         }
     }
 
