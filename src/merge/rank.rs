@@ -78,7 +78,7 @@ fn ties(a: &Item, b: &Item) -> Ordering {
 }
 
 /// Sorts items by [`compare`] (stable), computing each item's rank once.
-pub(super) fn sort(items: &mut Vec<Item>, as_of: Option<Date>) {
+pub(super) fn sort(items: &mut [Item], as_of: Option<Date>) {
     use rayon::prelude::*;
     let keys: Vec<RankKey> = items.iter().map(|i| rank_key(i, as_of)).collect();
     let mut order: Vec<usize> = (0..items.len()).collect();
@@ -87,8 +87,27 @@ pub(super) fn sort(items: &mut Vec<Item>, as_of: Option<Date>) {
             .cmp(&keys[b])
             .then_with(|| ties(&items[a], &items[b]))
     });
-    let mut slots: Vec<Option<Item>> = std::mem::take(items).into_iter().map(Some).collect();
-    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
+    permute(items, &order);
+}
+
+/// Puts `items[order[k]]` at `k` for every `k`, in place: each cycle of the
+/// permutation is followed with swaps (moving the items into a second list
+/// faulted in fresh memory for all of them).
+fn permute<T>(items: &mut [T], order: &[usize]) {
+    let mut placed = vec![false; items.len()];
+    for start in 0..items.len() {
+        let mut k = start;
+        while !placed[k] {
+            placed[k] = true;
+            let from = order[k];
+            if from == start {
+                break;
+            }
+            // `k` takes its item; the one the cycle carries moves on to `from`.
+            items.swap(k, from);
+            k = from;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -96,6 +115,7 @@ mod tests {
     use super::*;
     use crate::item::Location;
     use jiff::civil::date;
+    use proptest::prelude::{Just, Strategy};
 
     fn item(kind: SourceKind, d: Option<Date>, path: &str, line: u32) -> Item {
         Item {
@@ -162,6 +182,19 @@ mod tests {
             ]
         );
         assert!(overdue(&v[2], as_of) && !overdue(&v[3], as_of));
+    }
+
+    proptest::proptest! {
+        /// In-place permuting gives what building a new list does.
+        #[test]
+        fn permuting_in_place_equals_gathering(order in Just((0..40usize).collect::<Vec<_>>()).prop_shuffle(), n in 0usize..40) {
+            let order: Vec<usize> = order.into_iter().filter(|&i| i < n).collect();
+            let items: Vec<usize> = (0..n).map(|i| i * 10).collect();
+            let expect: Vec<usize> = order.iter().map(|&i| items[i]).collect();
+            let mut got = items;
+            permute(&mut got, &order);
+            proptest::prop_assert_eq!(got, expect);
+        }
     }
 
     #[test]
