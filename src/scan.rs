@@ -66,9 +66,14 @@ pub(crate) fn scan_discovered(
     let headings = HeadingMatcher::from_config(cfg);
     let handle = crate::vault_fs::VaultDir::open(root)?;
     let cache = FileCache::open(&handle, mode, crate::cache::key("scan", cfg, &projects));
+    let stamps = cache.stamps(&handle, &files);
     let looked: Vec<(FileScan, Keep)> = files
         .par_iter()
-        .map(|f| cache.scan(&handle, f, &headings, &projects))
+        .enumerate()
+        .map(|(n, f)| {
+            let stamp = stamps.get(n).copied().flatten();
+            cache.scan(&handle, f, stamp, &headings, &projects)
+        })
         .collect::<Result<_>>()?;
     // The key memo (inside `headings`) is the scan's largest scratch
     // structure: freed here, before the per-file results are gathered into

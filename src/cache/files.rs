@@ -176,17 +176,30 @@ impl FileCache {
         stamp.latest_ns() >= self.old_started_ns.saturating_sub(RACY_NS)
     }
 
-    /// Scans `file`, from the cache when it is valid for it.
+    /// The stamps of `files` when the cache holds any file (the scan
+    /// compares them with the cached ones), taken together (see
+    /// [`VaultDir::stamps`]); none otherwise.
+    pub(crate) fn stamps(&self, vault: &VaultDir, files: &[SourceFile]) -> Vec<Option<FileStamp>> {
+        if self.old.is_empty() {
+            return Vec::new();
+        }
+        let rels: Vec<&str> = files.iter().map(|f| &*f.rel).collect();
+        vault.stamps(&rels)
+    }
+
+    /// Scans `file`, from the cache when it is valid for it; `stamp` is the
+    /// file's from [`FileCache::stamps`].
     pub(crate) fn scan(
         &self,
         vault: &VaultDir,
         file: &SourceFile,
+        stamp: Option<FileStamp>,
         headings: &HeadingMatcher,
         known: &[String],
     ) -> Result<(FileScan, Keep)> {
         let old = self.old.get(&file.rel);
         if let Some(old) = old
-            && let Some(stamp) = vault.stamp(&file.rel)
+            && let Some(stamp) = stamp
             && stamp == old.stamp
             && !self.racy(&stamp)
             && let Some(scan) = self.decode(old, file)

@@ -122,7 +122,16 @@ pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, disc: &Discover
             .files
             .iter()
             .zip(&disc.files)
-            .all(|(m, f)| m.rel == &*f.rel && unchanged(vault, m, started_ns));
+            .all(|(m, f)| m.rel == &*f.rel)
+        && {
+            let rels: Vec<&str> = payload.files.iter().map(|m| m.rel).collect();
+            let stamps = vault.stamps(&rels);
+            payload
+                .files
+                .iter()
+                .zip(stamps)
+                .all(|(m, stamp)| unchanged(vault, m, stamp, started_ns))
+        };
     if same {
         Lookup::Hit(payload.view.into_owned())
     } else {
@@ -130,9 +139,10 @@ pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, disc: &Discover
     }
 }
 
-/// Whether the file of `m` is as the writing run (started at `started_ns`) saw it.
-fn unchanged(vault: &VaultDir, m: &Mark<'_>, started_ns: i128) -> bool {
-    if let Some(stamp) = vault.stamp(m.rel)
+/// Whether the file of `m` (whose stamp now is `stamp`) is as the writing
+/// run (started at `started_ns`) saw it.
+fn unchanged(vault: &VaultDir, m: &Mark<'_>, stamp: Option<FileStamp>, started_ns: i128) -> bool {
+    if let Some(stamp) = stamp
         && stamp == m.stamp
         && stamp.latest_ns() < started_ns.saturating_sub(RACY_NS)
     {

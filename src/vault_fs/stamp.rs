@@ -65,6 +65,45 @@ impl VaultDir {
         meta.is_file().then(|| FileStamp::of_cap(&meta))
     }
 
+    /// The stamps of `rels`, each as [`VaultDir::stamp`] gives it, on all
+    /// cores. The folder of each run of names in the same folder is opened
+    /// once (confined, as `stamp` opens a path): a file's stamp is then one
+    /// `fstatat` of its own name there, not an open, an `fstat` and a close
+    /// of its whole path. A name that is not a regular file (a link, say) is
+    /// stamped by `stamp` itself, which follows links inside the root.
+    pub(crate) fn stamps(&self, rels: &[&str]) -> Vec<Option<FileStamp>> {
+        use rayon::prelude::*;
+        let parent = |rel: &str| std::path::Path::new(rel).parent().map(|p| p.to_owned());
+        let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+        for (n, rel) in rels.iter().enumerate() {
+            match runs.last_mut() {
+                Some(run) if parent(rels[run.start]) == parent(rel) => run.end = n + 1,
+                _ => runs.push(n..n + 1),
+            }
+        }
+        runs.par_iter()
+            .flat_map_iter(|run| self.stamp_run(&rels[run.clone()]))
+            .collect()
+    }
+
+    /// [`VaultDir::stamps`] of names in one folder.
+    fn stamp_run(&self, rels: &[&str]) -> Vec<Option<FileStamp>> {
+        let dir = rels
+            .first()
+            .and_then(|rel| self.parent(rel, false).ok().flatten())
+            .map(|(dir, _)| dir);
+        rels.iter()
+            .map(|rel| {
+                let quick = dir.as_ref().and_then(|dir| {
+                    let name = super::check_rel(rel).ok()?.file_name()?;
+                    let meta = dir.symlink_metadata(name).ok()?;
+                    meta.is_file().then(|| FileStamp::of_cap(&meta))
+                });
+                quick.or_else(|| self.stamp(rel))
+            })
+            .collect()
+    }
+
     /// [`VaultDir::read`], with the stamp of the file the bytes came from.
     pub(crate) fn read_stamped(&self, rel: &str) -> Result<Option<(Vec<u8>, FileStamp)>> {
         Ok(self

@@ -254,3 +254,68 @@ mod confinement {
         }
     }
 }
+
+/// Stamps taken together, a folder at a time, are each file's own stamp:
+/// nested and top-level files, a link inside the root (followed), a link
+/// out of it and one that dangles (none), a folder, a missing name, a path
+/// that is not a vault path, and names of one folder that are not adjacent.
+#[test]
+fn stamps_together_equal_each_stamp() {
+    let (t, v) = vault();
+    let root = t.path().join("v");
+    std::fs::create_dir_all(root.join("journal/2026/05")).unwrap();
+    std::fs::create_dir_all(root.join("projects/a")).unwrap();
+    std::fs::write(t.path().join("outside.md"), "o").unwrap();
+    for f in [
+        "top.md",
+        "journal/2026/05/a.md",
+        "journal/2026/05/b.md",
+        "projects/a/todos.md",
+    ] {
+        std::fs::write(root.join(f), f).unwrap();
+    }
+    // Relative: a link to an absolute path is refused even inside the root.
+    symlink(
+        "../../../projects/a/todos.md",
+        root.join("journal/2026/05/in.md"),
+    )
+    .unwrap();
+    symlink(
+        t.path().join("outside.md"),
+        root.join("journal/2026/05/out.md"),
+    )
+    .unwrap();
+    symlink(
+        root.join("nothing.md"),
+        root.join("journal/2026/05/dangling.md"),
+    )
+    .unwrap();
+    let rels = [
+        "top.md",
+        "journal/2026/05/a.md",
+        "journal/2026/05/in.md",
+        "journal/2026/05/out.md",
+        "journal/2026/05/dangling.md",
+        "journal/2026/05/missing.md",
+        "journal/2026/05/b.md",
+        "journal/2026",
+        "projects/a/todos.md",
+        "../outside.md",
+        "journal/2026/05/a.md",
+        "missing/x.md",
+    ];
+    let each: Vec<Option<FileStamp>> = rels.iter().map(|r| v.stamp(r)).collect();
+    assert_eq!(v.stamps(&rels), each);
+    let found = |rel: &str| each[rels.iter().position(|r| *r == rel).unwrap()];
+    assert!(found("journal/2026/05/a.md").is_some());
+    assert_eq!(found("journal/2026/05/in.md"), found("projects/a/todos.md"));
+    for none in [
+        "journal/2026/05/out.md",
+        "journal/2026/05/dangling.md",
+        "journal/2026",
+        "../outside.md",
+        "missing/x.md",
+    ] {
+        assert_eq!(found(none), None, "{none}");
+    }
+}
