@@ -35,3 +35,46 @@ pub(super) fn number_distinct<K: Hash + Eq>(keys: &[K]) -> (Vec<u32>, Vec<u32>) 
         .collect();
     (numbers, firsts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::number_distinct;
+    use proptest::prelude::*;
+
+    /// A key as resolution and clustering number them: a text, a project,
+    /// a private mark.
+    type Key = (&'static str, Option<&'static str>, Option<u64>);
+
+    fn keys() -> impl Strategy<Value = Vec<Key>> {
+        proptest::collection::vec(
+            (
+                proptest::sample::select(&["", "a", "ab", "fix the lock", "été"][..]),
+                proptest::option::of(proptest::sample::select(&["p", "q"][..])),
+                proptest::option::of(0u64..2),
+            ),
+            0..24,
+        )
+    }
+
+    proptest! {
+        /// Keys are numbered in the order they first come, equal keys alike,
+        /// and each number's first key is where it first came.
+        #[test]
+        fn distinct_keys_are_numbered_in_order(keys in keys()) {
+            let (numbers, firsts) = number_distinct(&keys);
+            let mut seen: Vec<Key> = Vec::new();
+            for (i, k) in keys.iter().enumerate() {
+                let n = match seen.iter().position(|s| s == k) {
+                    Some(n) => n,
+                    None => {
+                        seen.push(*k);
+                        prop_assert_eq!(firsts[seen.len() - 1] as usize, i);
+                        seen.len() - 1
+                    }
+                };
+                prop_assert_eq!(numbers[i] as usize, n);
+            }
+            prop_assert_eq!(firsts.len(), seen.len());
+        }
+    }
+}

@@ -1,4 +1,3 @@
-use super::super::distinct::number_distinct;
 use super::{Matches, TextKey, order_key};
 use jiff::civil::Date;
 use proptest::prelude::*;
@@ -71,26 +70,5 @@ proptest! {
         for (g, e) in got.iter().zip(&expect) {
             prop_assert_eq!(by_rule(g, e), std::cmp::Ordering::Equal);
         }
-    }
-
-    /// Keys are numbered in the order they first come, equal keys alike,
-    /// and each number's first key is where it first came.
-    #[test]
-    fn distinct_keys_are_numbered_in_order(list in entries()) {
-        let keys: Vec<TextKey<'_>> = list.iter().map(|e| e.0).collect();
-        let (numbers, firsts) = number_distinct(&keys);
-        let mut seen: Vec<TextKey<'_>> = Vec::new();
-        for (i, k) in keys.iter().enumerate() {
-            let n = match seen.iter().position(|s| s == k) {
-                Some(n) => n,
-                None => {
-                    seen.push(*k);
-                    prop_assert_eq!(firsts[seen.len() - 1] as usize, i);
-                    seen.len() - 1
-                }
-            };
-            prop_assert_eq!(numbers[i] as usize, n);
-        }
-        prop_assert_eq!(firsts.len(), seen.len());
     }
 }

@@ -394,6 +394,44 @@ fn items_waiting_for_an_open_item_are_blocked() {
     assert!(dash.contains("waits for found)"), "{dash}");
 }
 
+/// An item both deferred and blocked is set aside once, as deferred; the
+/// cap counts only what is left after both are set aside.
+#[test]
+fn an_item_deferred_and_blocked_counts_as_deferred_and_the_cap_comes_after() {
+    let v = Vault::new()
+        .file(
+            J6,
+            md(&[
+                "## Next",
+                "- [ ] first 🆔 one",
+                "- [ ] waits and starts later ⛔ one 🛫 2026-05-20",
+                "- [ ] waits ⛔ one",
+                "- [ ] starts later 🛫 2026-05-21",
+                "- [ ] second",
+                "- [ ] third",
+            ]),
+        )
+        .file(".agents/active-status.toml", "cap = 2\n");
+    let r = audit_on(&v, "2026-05-06");
+    assert_eq!(
+        texts(&r["deferred"]),
+        vec!["waits and starts later", "starts later"]
+    );
+    assert_eq!(texts(&r["blocked"]), vec!["waits"]);
+    assert_eq!(prio(&r), vec!["first", "second"]);
+    assert_eq!(texts(&r["overflow"]), vec!["third"]);
+    let a = &r["audit"];
+    assert_eq!(
+        (a["deferred"].as_u64(), a["blocked"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(
+        (a["shown"].as_u64(), a["overflow"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(a["open"], 6);
+}
+
 // ---------------------------------------------------------- journal layouts
 
 #[test]
