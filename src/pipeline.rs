@@ -34,13 +34,22 @@ fn analyze_discovered(
     discovery: crate::discover::Discovery,
     start: Instant,
 ) -> Result<Analysis> {
-    let mut vault = crate::scan::scan_discovered(root, cfg, mode, discovery)?;
+    let handle = VaultDir::open(root)?;
+    let key = crate::cache::key("pair", cfg, &discovery.projects);
+    // The pairwise memo is read and checked on a thread of its own while the
+    // files are scanned: it needs only the project list, and its reading
+    // (one file, checked whole, then decoded) is work for one core while the
+    // scan's own steps between its parallel parts leave the other idle.
+    // With the cache off there is nothing to read.
+    let (mut pairs, vault) = beside(
+        mode != Mode::Off,
+        || crate::cache::Pairs::open(&handle, mode, key),
+        || crate::scan::scan_discovered(root, cfg, mode, discovery),
+    );
+    let mut vault = vault?;
     let scanned = start.elapsed();
     let items = std::mem::take(&mut vault.items);
     let (sources, untagged) = collected_stats(&items);
-    let handle = VaultDir::open(root)?;
-    let key = crate::cache::key("pair", cfg, &vault.projects);
-    let mut pairs = crate::cache::Pairs::open(&handle, mode, key);
     pairs.choose_keeping(vault.cache.as_ref().is_some_and(|u| u.deferred));
     let merged = crate::merge::merge_memos(
         items,
@@ -83,21 +92,40 @@ pub(crate) fn produce_with(
 ) -> Result<(Report, String, [Duration; 3])> {
     let analysis = analyze_with(root, cfg, mode)?;
     let mut report = build_with(&analysis, cfg, trail);
-    keep_result(root, cfg, &analysis, &mut report)?;
-    let started = Instant::now();
-    let text = render(&report, template, cfg)?;
+    // The result is kept on a thread of its own while the dashboard is
+    // rendered: both only read the report (the dashboard shows nothing of
+    // the cache), and what keeping it found is noted afterwards.
+    // With the cache off there is nothing to keep.
+    let (kept, rendered) = beside(
+        report.audit.cache.is_some(),
+        || keep_result(root, cfg, &analysis, &report),
+        || {
+            let started = Instant::now();
+            (render(&report, template, cfg), started.elapsed())
+        },
+    );
+    if let (Some((written, notes)), Some(used)) = (kept?, report.audit.cache.as_mut()) {
+        used.written |= written;
+        used.ignored.extend(notes);
+    }
+    let (text, rendered) = (rendered.0?, rendered.1);
     let [scan, merge] = analysis.timings;
-    let rendered = started.elapsed();
     crate::exit_fast::release(analysis);
     Ok((report, text, [scan, merge, rendered]))
 }
 
 /// Notes a result cache file that does not fit, and (when the run may
 /// write the cache) keeps this run's result for runs that find the vault
-/// unchanged (see [`crate::cache::result`]).
-fn keep_result(root: &Path, cfg: &Config, analysis: &Analysis, report: &mut Report) -> Result<()> {
+/// unchanged (see [`crate::cache::result`]): whether it was written and
+/// the notes, for the report's cache audit (`None`: the cache is off).
+fn keep_result(
+    root: &Path,
+    cfg: &Config,
+    analysis: &Analysis,
+    report: &Report,
+) -> Result<Option<(bool, Vec<String>)>> {
     if report.audit.cache.is_none() {
-        return Ok(());
+        return Ok(None);
     }
     let vault = VaultDir::open(root)?;
     let projects = &analysis.vault.projects;
@@ -126,11 +154,7 @@ fn keep_result(root: &Path, cfg: &Config, analysis: &Analysis, report: &mut Repo
         crate::exit_fast::release(view);
     }
     crate::exit_fast::release(old);
-    if let Some(used) = report.audit.cache.as_mut() {
-        used.written |= written;
-        used.ignored.extend(notes);
-    }
-    Ok(())
+    Ok(Some((written, notes)))
 }
 
 /// The session-start summary's view of the vault, the known projects, and
@@ -167,4 +191,64 @@ pub fn regenerate(root: &Path, cfg: &Config, template: &str, trail: Trail) -> Re
     report.written = written;
     report.changed = written;
     Ok(report)
+}
+
+/// `side` and `main` side by side (`side` on a thread of its own) when
+/// `apart`, else one after the other; a panic in `side` goes on in the
+/// caller, as it would have.
+fn beside<S: Send, M>(
+    apart: bool,
+    side: impl FnOnce() -> S + Send,
+    main: impl FnOnce() -> M,
+) -> (S, M) {
+    if !apart {
+        return (side(), main());
+    }
+    // Tests keep the cache's clock and key per thread: the side thread
+    // takes this one's.
+    #[cfg(test)]
+    let side = {
+        let carried = crate::cache::carried();
+        move || {
+            carried();
+            side()
+        }
+    };
+    std::thread::scope(|s| {
+        let side = s.spawn(side);
+        let main = main();
+        let side = side
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (side, main)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::beside;
+
+    /// Side by side or in turn, each closure's result comes back in its place.
+    #[test]
+    fn beside_returns_each_result_in_its_place() {
+        for apart in [false, true] {
+            let on_side = std::sync::atomic::AtomicBool::new(false);
+            let (side, main) = beside(
+                apart,
+                || {
+                    on_side.store(true, std::sync::atomic::Ordering::SeqCst);
+                    std::thread::current().id()
+                },
+                || std::thread::current().id(),
+            );
+            assert!(on_side.into_inner());
+            assert_eq!(side != main, apart, "apart: {apart}");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "side failed")]
+    fn a_panic_on_the_side_goes_on_in_the_caller() {
+        beside(true, || panic!("side failed"), || ());
+    }
 }

@@ -22,6 +22,8 @@ mod secret;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+pub(crate) use tests::carried;
+#[cfg(test)]
 mod trust_tests;
 
 pub(crate) use files::{FileCache, Keep};

@@ -17,6 +17,17 @@ thread_local! {
     static KEY_HOME: tempfile::TempDir = tempfile::tempdir().unwrap();
 }
 
+/// This thread's cache clock and key folder, to be set on another thread
+/// that works for this one (the pipeline runs some cache work beside).
+pub(crate) fn carried() -> impl FnOnce() + Send {
+    let shift = CLOCK_SHIFT_NS.with(|s| s.get());
+    let dir = KEY_DIR.with(|d| d.borrow().clone());
+    move || {
+        CLOCK_SHIFT_NS.with(|s| s.set(shift));
+        KEY_DIR.with(|d| *d.borrow_mut() = dir);
+    }
+}
+
 /// Points this thread's cache key at a folder of its own.
 fn own_key() {
     KEY_HOME.with(|h| KEY_DIR.with(|d| *d.borrow_mut() = Some(h.path().to_path_buf())));
