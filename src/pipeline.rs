@@ -40,9 +40,10 @@ fn analyze_discovered(
     // files are scanned: it needs only the project list, and its reading
     // (one file, checked whole, then decoded) is work for one core while the
     // scan's own steps between its parallel parts leave the other idle.
-    // With the cache off there is nothing to read.
+    // With no memo on disk there is little to do (a thread of its own
+    // would cost more, in time and in its allocator's memory).
     let (mut pairs, vault) = beside(
-        mode != Mode::Off,
+        mode != Mode::Off && handle.exists(crate::cache::PAIRS_FILE),
         || crate::cache::Pairs::open(&handle, mode, key),
         || crate::scan::scan_discovered(root, cfg, mode, discovery),
     );
@@ -95,9 +96,10 @@ pub(crate) fn produce_with(
     // The result is kept on a thread of its own while the dashboard is
     // rendered: both only read the report (the dashboard shows nothing of
     // the cache), and what keeping it found is noted afterwards.
-    // With the cache off there is nothing to keep.
+    // A run that may not write the cache keeps nothing (it only notes a
+    // bad result file): then all is done in turn.
     let (kept, rendered) = beside(
-        report.audit.cache.is_some(),
+        analysis.vault.marks.is_some(),
         || keep_result(root, cfg, &analysis, &report),
         || {
             let started = Instant::now();
