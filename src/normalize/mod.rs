@@ -7,11 +7,12 @@
 
 mod fold;
 mod recent;
+mod stem;
 pub use recent::forget as forget_recent_keys;
 #[cfg(test)]
 mod settled_tests;
 
-pub use fold::stem;
+pub use stem::stem;
 use unicode_normalization::UnicodeNormalization;
 
 /// Characters of a key that take part in the edit distance: longer keys are
