@@ -197,7 +197,8 @@ pub fn regenerate(root: &Path, cfg: &Config, template: &str, trail: Trail) -> Re
 
 /// `side` and `main` side by side (`side` on a thread of its own) when
 /// `apart`, else one after the other; a panic in `side` goes on in the
-/// caller, as it would have.
+/// caller, as it would have. When the system gives no thread, `side` runs
+/// here after `main`.
 fn beside<S: Send, M>(
     apart: bool,
     side: impl FnOnce() -> S + Send,
@@ -216,13 +217,30 @@ fn beside<S: Send, M>(
             side()
         }
     };
+    // Whichever thread takes `side` runs it: the new one, or this one when
+    // the new one could not be made.
+    let slot = std::sync::Mutex::new(Some(side));
+    let take = || {
+        slot.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+    };
     std::thread::scope(|s| {
-        let side = s.spawn(side);
+        let spawned = std::thread::Builder::new().spawn_scoped(s, || take().map(|f| f()));
         let main = main();
-        let side = side
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (side, main)
+        let done = match spawned {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => None,
+        };
+        match done {
+            Some(side) => (side, main),
+            None => match take() {
+                Some(f) => (f(), main),
+                None => unreachable!("the side closure is taken once and run by its taker"),
+            },
+        }
     })
 }
 
