@@ -204,6 +204,16 @@ fn beside<S: Send, M>(
     side: impl FnOnce() -> S + Send,
     main: impl FnOnce() -> M,
 ) -> (S, M) {
+    beside_on(std::thread::Builder::new(), apart, side, main)
+}
+
+/// [`beside`] with the side thread made by `builder`.
+fn beside_on<S: Send, M>(
+    builder: std::thread::Builder,
+    apart: bool,
+    side: impl FnOnce() -> S + Send,
+    main: impl FnOnce() -> M,
+) -> (S, M) {
     if !apart {
         return (side(), main());
     }
@@ -226,7 +236,7 @@ fn beside<S: Send, M>(
             .take()
     };
     std::thread::scope(|s| {
-        let spawned = std::thread::Builder::new().spawn_scoped(s, || take().map(|f| f()));
+        let spawned = builder.spawn_scoped(s, || take().map(|f| f()));
         let main = main();
         let done = match spawned {
             Ok(handle) => handle
@@ -264,6 +274,28 @@ mod tests {
             assert!(on_side.into_inner());
             assert_eq!(side != main, apart, "apart: {apart}");
         }
+    }
+
+    /// A thread the system refuses (here: a stack no system gives): the
+    /// side step runs on the calling thread, after the main one.
+    #[test]
+    fn a_refused_thread_runs_the_side_here_after_the_main() {
+        let order = std::sync::Mutex::new(Vec::new());
+        let refused = std::thread::Builder::new().stack_size(1 << 62);
+        let (side, main) = super::beside_on(
+            refused,
+            true,
+            || {
+                order.lock().unwrap().push("side");
+                std::thread::current().id()
+            },
+            || {
+                order.lock().unwrap().push("main");
+                std::thread::current().id()
+            },
+        );
+        assert_eq!(side, main);
+        assert_eq!(order.into_inner().unwrap(), ["main", "side"]);
     }
 
     #[test]
