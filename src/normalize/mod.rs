@@ -6,6 +6,7 @@
 //! `persisted` and the hooks. The displayed text is never changed by it.
 
 mod fold;
+mod phrases;
 mod recent;
 mod stem;
 pub use recent::forget as forget_recent_keys;
