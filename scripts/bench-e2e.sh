@@ -8,7 +8,8 @@
 # 3. generates the L, Q and M vaults into target/bench-vaults/ (reused when
 #    their stamp matches the seed and the generator source);
 # 4. times `regen --dry-run` on L against `rg -c` (a floor: one regex pass over
-#    the same bytes), with hyperfine and with an interleaved loop;
+#    the same bytes), with hyperfine and with an interleaved loop, and the
+#    merge phase on L (from `-vv`);
 # 5. measures peak memory on L, the L/Q scaling ratio, and the session-start hook on M;
 #    then, on copies of L and M with the cache filled by `regen`, the warm `regen` on L
 #    after one journal file changed (against rg on L) and the warm hook on M;
@@ -127,6 +128,19 @@ IL_AS_MS=$(printf '%s\n' "${as_times[@]}" | median | awk '{ printf "%.1f", $1 / 
 IL_RG_MS=$(printf '%s\n' "${rg_times[@]}" | median | awk '{ printf "%.1f", $1 / 1e6 }')
 IL_RATIO=$(printf '%s\n' "${ratios[@]}" | median | awk '{ printf "%.2f", $1 }')
 
+# --- 4c. the merge phase on L ------------------------------------------------
+# `-vv` prints the wall time of each phase (`timings: scan …, merge …, render …`);
+# the merge is resolution, ranking and clustering, after the scan.
+log "merge phase on L: $N runs of regen -vv"
+merge_ms=()
+for ((i = 1; i <= N; i++)); do
+    line=$("$BIN" --root "$L" -vv regen --dry-run 2>&1 >/dev/null | grep '^timings:' || true)
+    m=$(sed -nE 's/.*merge ([0-9.]+) ms.*/\1/p' <<<"$line")
+    [[ -n $m ]] || die "no merge timing in the -vv output of regen on $L"
+    merge_ms+=("$m")
+done
+MERGE_MS=$(printf '%s\n' "${merge_ms[@]}" | median)
+
 # --- 5a. peak memory on L -----------------------------------------------------
 log "peak memory (/usr/bin/time -v) on L"
 maxrss() { # prints the peak RSS in KiB of the command given as arguments
@@ -208,6 +222,8 @@ SUMMARY="$RESULTS/summary.txt"
     echo "active-status  $IL_AS_MS ms"
     echo "rg -c          $IL_RG_MS ms"
     echo "ratio          $IL_RATIO x   (median of per-pair ratios)"
+    echo "--- merge phase on L (-vv timings: resolution, ranking, clustering; median of $N runs)"
+    echo "merge          $MERGE_MS ms   (clustering 100k open items: divan, \`just bench-micro\`)"
     echo "--- peak memory on L (Maximum resident set size)"
     echo "active-status  $((RSS_AS_L / 1024)) MiB ($RSS_AS_L KiB)"
     echo "rg -c          $((RSS_RG_L / 1024)) MiB ($RSS_RG_L KiB)"
