@@ -31,6 +31,7 @@ mod key_memo;
 mod lock;
 mod man;
 mod mcp;
+pub mod memory;
 pub mod merge;
 pub mod normalize;
 mod output;

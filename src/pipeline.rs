@@ -63,6 +63,7 @@ fn analyze_discovered(
     if let Some(used) = vault.cache.as_mut() {
         pairs.finish(&handle, used);
     }
+    crate::memory::purge();
     Ok(Analysis {
         vault,
         merged,
@@ -93,6 +94,8 @@ pub(crate) fn produce_with(
 ) -> Result<(Report, String, [Duration; 3])> {
     let analysis = analyze_with(root, cfg, mode)?;
     let mut report = build_with(&analysis, cfg, trail);
+    // The report's scratch goes back before rendering (see `crate::memory`).
+    crate::memory::purge();
     // The result is kept on a thread of its own while the dashboard is
     // rendered: both only read the report (the dashboard shows nothing of
     // the cache), and what keeping it found is noted afterwards.

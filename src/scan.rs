@@ -6,6 +6,7 @@ use crate::config::Config;
 use crate::discover::{Discovery, FileRole, discover};
 use crate::error::Result;
 use crate::item::{ActiveTask, Goal, Item, Signal, SkipRecord, Warning};
+use crate::memory::Batches;
 use crate::parse::HeadingMatcher;
 use crate::sources::FileScan;
 use jiff::civil::Date;
@@ -67,18 +68,24 @@ pub(crate) fn scan_discovered(
     let handle = crate::vault_fs::VaultDir::open(root)?;
     let cache = FileCache::open(&handle, mode, crate::cache::key("scan", cfg, &projects));
     let stamps = cache.stamps(&handle, &files);
+    // Each file's text and parse are freed when its scan ends: given back
+    // to the system a batch of files at a time (see `crate::memory`).
+    let batches = Batches::default();
     let looked: Vec<(FileScan, Keep)> = files
         .par_iter()
         .enumerate()
         .map(|(n, f)| {
             let stamp = stamps.get(n).copied().flatten();
-            cache.scan(&handle, f, stamp, &headings, &projects)
+            let scan = cache.scan(&handle, f, stamp, &headings, &projects);
+            batches.step();
+            scan
         })
         .collect::<Result<_>>()?;
     // The key memo (inside `headings`) is the scan's largest scratch
     // structure: freed here, before the per-file results are gathered into
     // one list, it is not resident at the same time as both copies.
     drop(headings);
+    crate::memory::purge();
     let (mut scans, keeps): (Vec<FileScan>, Vec<Keep>) = looked.into_iter().unzip();
     let marks = cache.marks(&files, &keeps).map(|m| crate::cache::Marks {
         discovered: crate::cache::result::discovered(&warnings),
@@ -86,6 +93,7 @@ pub(crate) fn scan_discovered(
     });
     let used = cache.finish(&handle, &files, &keeps, &mut scans);
     drop(keeps);
+    crate::memory::purge();
     let today = cfg.today();
     // A date after today (a note written ahead) does not become "today".
     let as_of = files
@@ -128,6 +136,10 @@ pub(crate) fn scan_discovered(
         vault.skips.extend(scan.skips);
         vault.active_tasks.extend(scan.active);
         vault.warnings.extend(scan.warnings);
+        // Each file's lists, copied, are freed: in batches here too, so the
+        // copies and the originals are never all resident at once.
+        batches.step();
     }
+    crate::memory::purge();
     Ok(vault)
 }

@@ -88,6 +88,7 @@ pub fn merge_memos(
     crate::normalize::forget_recent_keys();
     let collected = items.len();
     let (open, mut resolutions) = resolve_with(items, signals, threshold, memo.as_deref_mut());
+    crate::memory::purge();
     // A pairwise memo left as it was is not written: nor is the graph.
     let record = !memo.is_some_and(|m| m.kept());
     let (mut open, twinned, forwarded_open) = forward::settle(open, threshold);
@@ -99,7 +100,11 @@ pub fn merge_memos(
     let resolved = collected - open.len();
     resolutions.sort_by(|a, b| a.item.loc.cmp(&b.item.loc));
     rank::sort(&mut open, as_of);
+    // Between steps, the last one's scratch memory goes back to the system
+    // (see `crate::memory`).
+    crate::memory::purge();
     let clusters = cluster_recording(&open, threshold, clusters, record);
+    crate::memory::purge();
     let duplicates_merged = open.len() - clusters.len();
     Merged {
         items: open,

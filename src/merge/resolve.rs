@@ -80,6 +80,9 @@ pub fn resolve_with(
     // The two lists are independent: built side by side.
     let ((entries, lists), (queries, query_of)) =
         rayon::join(|| distinct_entries(signals), || distinct_queries(&items));
+    // Between steps, the last one's scratch memory goes back to the system
+    // (see `crate::memory`).
+    crate::memory::purge();
     if let Some(m) = memo.as_deref_mut()
         && !m.usable(threshold)
     {
@@ -169,6 +172,7 @@ pub fn resolve_with(
     };
     let reused = reuse.is_some();
     drop(reuse);
+    crate::memory::purge();
     if let Some(m) = memo
         && !(reused && m.keep(new_entries + new_queries))
     {
