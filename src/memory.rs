@@ -2,7 +2,7 @@
 //!
 //! A run's peak resident memory is a target (docs/PERFORMANCE.md), so freed
 //! pages must not pile up. Giving each one back the moment it was freed kept
-//! the peak down but cost a system call for every freed run of pages (3,359
+//! the peak down but cost a system call for every freed run of pages (3,367
 //! in a cold run on the L benchmark vault), a page fault for every page
 //! touched again, and, on two cores, an interruption of the other thread for
 //! each (its address translations are flushed). Instead the binary lets its
@@ -46,8 +46,9 @@ pub(crate) struct Batches {
 
 impl Batches {
     /// Steps (files scanned or decoded) between two purges: on the L
-    /// benchmark vault 128 files hold about 0.7 MB of text, and the scan's
-    /// peak memory was the same with 32.
+    /// benchmark vault 128 files hold about 0.7 MB of text; purging every
+    /// 32, 128, 512 or 2,048 files gave the same peak and 22.8–23.6 k page
+    /// faults (docs/PERFORMANCE.md, session 13).
     pub(crate) const EVERY: usize = 128;
 
     /// One step done: true (after purging) when it completes a batch.
@@ -59,12 +60,6 @@ impl Batches {
         }
         due
     }
-
-    /// The step count at which [`Batches::step`] purges.
-    #[cfg(test)]
-    fn every() -> usize {
-        Self::EVERY
-    }
 }
 
 #[cfg(test)]
@@ -75,14 +70,14 @@ mod tests {
     #[test]
     fn a_batch_completes_every_so_many_steps() {
         let batches = Batches::default();
-        let due: Vec<bool> = (0..3 * Batches::every()).map(|_| batches.step()).collect();
+        let due: Vec<bool> = (0..3 * Batches::EVERY).map(|_| batches.step()).collect();
         let at: Vec<usize> = due
             .iter()
             .enumerate()
             .filter(|&(_, &d)| d)
             .map(|(i, _)| i + 1)
             .collect();
-        let n = Batches::every();
+        let n = Batches::EVERY;
         assert_eq!(at, [n, 2 * n, 3 * n]);
 
         let shared = Batches::default();
