@@ -140,7 +140,9 @@ impl Walk<'_> {
             .sort_by_file_name()
             .into_iter()
             .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
-        let real_root = self.root.canonicalize().ok();
+        // The vault's real path, needed only when a followed link to a
+        // folder is met.
+        let real_root = std::cell::OnceCell::new();
         while let Some(entry) = walker.next() {
             let entry = match entry {
                 Ok(e) => e,
@@ -195,7 +197,8 @@ impl Walk<'_> {
                 // Following a link to a folder that holds the vault would
                 // read the vault again (or the whole disk): refuse it.
                 let target = entry.path().canonicalize().ok();
-                if let (Some(t), Some(r)) = (&target, &real_root)
+                let real_root = real_root.get_or_init(|| self.root.canonicalize().ok());
+                if let (Some(t), Some(r)) = (&target, real_root)
                     && r.starts_with(t)
                 {
                     let rel = rel_path(self.root, entry.path());
@@ -347,7 +350,10 @@ impl Walk<'_> {
                 ));
                 false
             }
-            Ok(_) => path.is_file(),
+            // A link (followed) is what it leads to; anything else is
+            // what `lstat` said, without a second `stat`.
+            Ok(m) if m.file_type().is_symlink() => path.is_file(),
+            Ok(m) => m.is_file(),
             Err(_) => false,
         }
     }
@@ -377,7 +383,8 @@ impl Walk<'_> {
                 }
                 continue;
             }
-            if path.is_dir() {
+            // The entry's own type, unless it is a link to follow.
+            if (ft.is_symlink() && path.is_dir()) || ft.is_dir() {
                 dirs.push((name, path));
             }
         }

@@ -107,11 +107,18 @@ pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, disc: &Discover
         Ok(None) => return Lookup::Miss,
         Err(e) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {e}")),
     };
-    let opened = frame(&bytes, cfg, &disc.projects).and_then(|(started_ns, payload)| {
-        let payload: Payload = from_bytes(payload).ok_or("undecodable payload")?;
-        Ok((started_ns, payload))
-    });
-    let (started_ns, payload) = match opened {
+    let (started_ns, payload) = match frame(&bytes, cfg, &disc.projects) {
+        Ok(p) => p,
+        Err(why) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {why}")),
+    };
+    // The files discovery found are stamped while the result is decoded:
+    // a result for this vault lists the same files.
+    let rels: Vec<&str> = disc.files.iter().map(|f| &*f.rel).collect();
+    let (decoded, stamps) = rayon::join(
+        || from_bytes::<Payload>(payload).ok_or("undecodable payload"),
+        || vault.stamps(&rels),
+    );
+    let payload = match decoded {
         Ok(p) => p,
         Err(why) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {why}")),
     };
@@ -123,15 +130,11 @@ pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, disc: &Discover
             .iter()
             .zip(&disc.files)
             .all(|(m, f)| m.rel == &*f.rel)
-        && {
-            let rels: Vec<&str> = payload.files.iter().map(|m| m.rel).collect();
-            let stamps = vault.stamps(&rels);
-            payload
-                .files
-                .iter()
-                .zip(stamps)
-                .all(|(m, stamp)| unchanged(vault, m, stamp, started_ns))
-        };
+        && payload
+            .files
+            .iter()
+            .zip(stamps)
+            .all(|(m, stamp)| unchanged(vault, m, stamp, started_ns));
     if same {
         Lookup::Hit(payload.view.into_owned())
     } else {

@@ -2,6 +2,7 @@
 //! more than a cap; hook input on stdin bounded in size and time.
 
 use std::io::{self, Read};
+use std::os::fd::AsFd;
 use std::path::Path;
 use std::time::Duration;
 
@@ -56,31 +57,117 @@ pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
 /// Reads stdin to its end: at most `cap` bytes, within `wait`. A host that
 /// never closes stdin makes this return an error instead of hanging.
 pub fn read_stdin(cap: u64, wait: Duration) -> io::Result<String> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let r = io::stdin()
-            .lock()
-            .take(cap.saturating_add(1))
-            .read_to_end(&mut buf)
-            .map(|_| buf);
-        let _ = tx.send(r);
-    });
-    let buf = rx
-        .recv_timeout(wait)
-        .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "stdin was not closed in time"))??;
-    if buf.len() as u64 > cap {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("more than {cap} bytes"),
-        ));
-    }
+    let stdin = io::stdin();
+    let buf = read_bounded(stdin.as_fd(), &mut stdin.lock(), cap, wait)?;
     String::from_utf8(buf).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// Reads `from` (whose descriptor is `fd`) to its end: at most `cap` bytes,
+/// within `wait` in all. Each read waits (`poll`) until the descriptor has
+/// bytes or its end, so no read blocks past the deadline, and no thread is
+/// started for the wait. `from` is read in chunks larger than the buffer of
+/// stdin's lock, which then passes every read straight to the descriptor:
+/// nothing is held back in a buffer the wait cannot see.
+fn read_bounded(
+    fd: std::os::fd::BorrowedFd<'_>,
+    from: &mut impl Read,
+    cap: u64,
+    wait: Duration,
+) -> io::Result<Vec<u8>> {
+    use std::os::fd::AsRawFd;
+    let deadline = std::time::Instant::now() + wait;
+    let mut buf = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        // Rounded up: a wait of less than a millisecond is not a busy loop.
+        let ms = i32::try_from(left.as_nanos().div_ceil(1_000_000)).unwrap_or(i32::MAX);
+        let mut pfd = libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid `pollfd`, and the count says one.
+        let ready = unsafe { libc::poll(&mut pfd, 1, ms) };
+        if ready < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if ready == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "stdin was not closed in time",
+            ));
+        }
+        if pfd.revents & libc::POLLNVAL != 0 {
+            // No open descriptor: nothing to read, as a closed stdin reads.
+            return Ok(buf);
+        }
+        let n = match from.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock
+                ) =>
+            {
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            return Ok(buf);
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if buf.len() as u64 > cap {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("more than {cap} bytes"),
+            ));
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A writer that keeps its end open is waited for only as long as
+    /// allowed; one that closes it is read to the end; more than the cap is
+    /// refused.
+    #[test]
+    fn stdin_is_read_bounded_in_time_and_size() {
+        use std::io::Write;
+        let (r, mut w) = std::io::pipe().expect("pipe");
+        w.write_all(b"{\"cwd\":\"/v\"}").expect("write");
+        let started = std::time::Instant::now();
+        let err = read_bounded(r.as_fd(), &mut &r, 1 << 20, Duration::from_millis(200))
+            .expect_err("the writer never closes");
+        assert_eq!(err.kind(), io::ErrorKind::TimedOut);
+        assert!(started.elapsed() >= Duration::from_millis(200));
+
+        let (r, mut w) = std::io::pipe().expect("pipe");
+        let writer = std::thread::spawn(move || {
+            for part in [&b"{\"cwd\":"[..], b"\"/v\"}"] {
+                w.write_all(part).expect("write");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let got = read_bounded(r.as_fd(), &mut &r, 1 << 20, Duration::from_secs(10))
+            .expect("read to the end");
+        writer.join().expect("writer");
+        assert_eq!(got, b"{\"cwd\":\"/v\"}");
+
+        let (r, mut w) = std::io::pipe().expect("pipe");
+        w.write_all(&[b'x'; 11]).expect("write");
+        drop(w);
+        let err = read_bounded(r.as_fd(), &mut &r, 10, Duration::from_secs(10))
+            .expect_err("over the cap");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+    }
 
     #[test]
     fn devices_and_caps() {
