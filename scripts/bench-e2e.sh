@@ -177,7 +177,14 @@ for pair in "$L:$LW" "$M:$MW"; do
     rm -rf "${pair#*:}"
     cp -a "${pair%%:*}" "${pair#*:}"
     rm -rf "${pair#*:}/.agents/cache"
-    "$BIN" --root "${pair#*:}" -q regen >/dev/null
+done
+# The copies' files changed just now: a cache filled at once would trust no
+# file's stamp (the 2-second racy window, docs/FORMAT.md) and every warm run
+# would read them all again. The steady state is measured: a vault whose
+# files settled before the run that filled its cache.
+sleep 3
+for dir in "$LW" "$MW"; do
+    "$BIN" --root "$dir" -q regen >/dev/null
 done
 JW=$(find "$LW/journal" -name '*.md' | sort | tail -1)
 EDIT_CMD="printf -- '- [ ] warm bench edit %s\\n' \"\$(date +%s%N)\" >> '$JW'"

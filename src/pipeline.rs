@@ -151,7 +151,7 @@ fn keep_result(
             today,
             marks,
             &view,
-            old.as_deref(),
+            old.as_ref().map(|(at, payload)| (*at, &payload[..])),
         ) {
             Ok(w) => written = w,
             Err(why) => notes.push(format!("{} not written: {why}", crate::cache::RESULT_FILE)),

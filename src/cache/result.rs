@@ -154,17 +154,18 @@ fn unchanged(vault: &VaultDir, m: &Mark<'_>, stamp: Option<FileStamp>, started_n
     matches!(vault.read(m.rel), Ok(Some(bytes)) if xxh3_128(&bytes) == m.hash)
 }
 
-/// The payload of the result file present, when its frame fits (whether or
-/// not it is stale); `Err` is the note for `audit -v` when it does not.
+/// The result file present, when its frame fits (whether or not it is
+/// stale): the start of the run that wrote it and its payload; `Err` is the
+/// note for `audit -v` when it does not fit.
 pub(crate) fn current(
     vault: &VaultDir,
     cfg: &Config,
     projects: &[String],
-) -> Result<Option<Vec<u8>>, String> {
+) -> Result<Option<(i128, Vec<u8>)>, String> {
     let why = match vault.read(RESULT_FILE) {
         Ok(None) => return Ok(None),
         Ok(Some(bytes)) => match frame(&bytes, cfg, projects) {
-            Ok((_, payload)) => return Ok(Some(payload.to_vec())),
+            Ok((started_ns, payload)) => return Ok(Some((started_ns, payload.to_vec()))),
             Err(why) => why,
         },
         Err(e) => e.to_string(),
@@ -173,8 +174,9 @@ pub(crate) fn current(
 }
 
 /// Writes the result of a run (call with the lock held) unless `old` (the
-/// payload of the file present) already says the same; whether it wrote,
-/// or why it could not. `today` is the date the run's report was made with
+/// file present: the start of the run that wrote it, and its payload)
+/// already says the same and is as quick to check (see [`settles`]);
+/// whether it wrote, or why it could not. `today` is the date the run's report was made with
 /// (the scan's), not the date at the time of writing: a run that spans
 /// midnight keeps the day its view belongs to.
 pub(crate) fn store(
@@ -184,10 +186,13 @@ pub(crate) fn store(
     today: Date,
     marks: &Marks,
     view: &SummaryView,
-    old: Option<&[u8]>,
+    old: Option<(i128, &[u8])>,
 ) -> Result<bool, String> {
     let payload = record(today, marks, view).ok_or("unserialisable")?;
-    if old == Some(&payload[..]) {
+    if let Some((old_started_ns, old)) = old
+        && old == &payload[..]
+        && !settles(marks, old_started_ns)
+    {
         return Ok(false);
     }
     let secret = secret::key(true)?;
@@ -202,6 +207,21 @@ pub(crate) fn store(
     }
     super::write(vault, RESULT_FILE, &bytes).map_err(|e| e.to_string())?;
     Ok(true)
+}
+
+/// Whether writing the same payload again, with this run's start, lets
+/// later lookups trust the stamp of a file they would otherwise read and
+/// hash: one changed too shortly before the old result's run started (see
+/// [`unchanged`]), and no longer before this run's. Without the rewrite, a
+/// result written just after its files were (a `/wrap` that edits, then
+/// regenerates) would make every `hook session-start` read them again
+/// until the vault changed.
+fn settles(marks: &Marks, old_started_ns: i128) -> bool {
+    marks.files.iter().any(|(_, stamp, _)| {
+        let changed = stamp.latest_ns();
+        changed >= old_started_ns.saturating_sub(RACY_NS)
+            && changed < marks.started_ns.saturating_sub(RACY_NS)
+    })
 }
 
 /// The stored payload: the view with the date it was made for and the
@@ -252,5 +272,32 @@ mod tests {
         assert_eq!(back.today, date(2026, 5, 6));
         let next = record(date(2026, 5, 7), &marks, &view).expect("serialisable");
         assert_ne!(bytes, next);
+    }
+
+    /// A file changed inside the old result's racy window and outside this
+    /// run's settles; one outside both, or inside both, does not.
+    #[test]
+    fn a_file_settles_between_the_two_windows() {
+        let stamp = |at_ns: i128| FileStamp {
+            dev: 1,
+            ino: 2,
+            size: 3,
+            mtime: (at_ns / 1_000_000_000) as i64,
+            mtime_ns: (at_ns % 1_000_000_000) as u32,
+            ctime: (at_ns / 1_000_000_000) as i64,
+            ctime_ns: (at_ns % 1_000_000_000) as u32,
+        };
+        let s = 1_000_000_000i128;
+        let marks = |changed: i128, started: i128| Marks {
+            started_ns: started,
+            discovered: 0,
+            files: vec![(Arc::from("a.md"), stamp(changed), 0)],
+        };
+        // Written one second after the change; now an hour later.
+        assert!(settles(&marks(100 * s, 3700 * s), 101 * s));
+        // Already settled when written.
+        assert!(!settles(&marks(100 * s, 3700 * s), 200 * s));
+        // Still inside this run's window.
+        assert!(!settles(&marks(100 * s, 101 * s), 101 * s));
     }
 }

@@ -154,3 +154,27 @@ fn the_result_is_used_only_when_signed_current_and_whole() {
     std::fs::remove_file(root.join("projects/beta/todos.md")).unwrap();
     assert!(matches!(lookup(root), Lookup::Miss));
 }
+
+/// A result written right after its files changed is written again, the
+/// same, by the first run that finds them settled: later lookups then
+/// trust their stamps instead of reading them. After that, runs leave it.
+#[test]
+fn a_result_is_rewritten_once_when_its_files_settle() {
+    let v = small_vault();
+    let root = v.path();
+    let result = || std::fs::read(root.join(RESULT_FILE)).unwrap();
+    // A run that started a second ago: the files written just now changed
+    // inside its racy window.
+    super::tests::CLOCK_SHIFT_NS.with(|s| s.set(-1_000_000_000));
+    run(root, Mode::Write);
+    let first = result();
+    // An hour later the files are settled: the same result, a later start.
+    super::tests::clock_ahead();
+    run(root, Mode::Write);
+    let second = result();
+    assert_ne!(first, second);
+    assert!(matches!(lookup(root), super::Lookup::Hit(_)));
+    // Nothing settles any more: left as it is.
+    run(root, Mode::Write);
+    assert_eq!(result(), second);
+}
