@@ -38,7 +38,7 @@ pub(crate) fn purge() {
 }
 
 /// Counts the steps of a parallel loop and purges after every
-/// [`Batches::every`]-th, whichever thread takes it.
+/// [`Batches::EVERY`]-th, whichever thread takes it.
 #[derive(Default)]
 pub(crate) struct Batches {
     steps: AtomicUsize,
