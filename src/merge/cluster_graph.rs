@@ -19,6 +19,7 @@
 //! matches the search gives up and the caller clusters one by one.
 
 use super::cluster::visible;
+use super::similarity::Shape;
 use super::{FrozenIndex, Key, similar};
 use crate::item::Item;
 use rayon::prelude::*;
@@ -43,12 +44,13 @@ pub(super) fn assign(
     threshold: f64,
     budget: usize,
 ) -> Option<Vec<u32>> {
+    let shapes: Vec<Shape> = keys.par_iter().map(Shape::of).collect();
     let index = FrozenIndex::build(
+        &shapes,
         items
             .iter()
-            .zip(keys)
             .enumerate()
-            .map(|(n, (item, key))| (item.project.as_deref(), key, n as u32)),
+            .map(|(n, item)| (item.project.as_deref(), n as u32)),
     );
     let found = AtomicUsize::new(0);
     let spent = AtomicBool::new(false);

@@ -105,6 +105,15 @@ impl Bounds {
         }
     }
 
+    /// The bounds of a key, from its shape.
+    pub(super) fn of_shape(s: &super::similarity::Shape) -> Bounds {
+        Bounds {
+            class: s.class,
+            len: s.len,
+            bigrams: s.bigrams.0,
+        }
+    }
+
     /// Whether the bigram sets of a pair, both inside each other's length
     /// window, are close enough for `threshold` (never false for a pair
     /// `close` accepts: one edit changes at most four bigrams of the set).

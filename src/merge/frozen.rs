@@ -5,12 +5,13 @@
 //! handful of allocations whatever the number of projects and lengths (the
 //! `SimIndex` of the L benchmark vault held about 11 MB in boxed buckets,
 //! tree leaves and half-empty vectors for 36 k entries; this layout holds
-//! 36 bytes per entry and group).
+//! 52 bytes per entry and group: its id, its bigram mask and its clamped
+//! character counts).
 //!
 //! [`SimIndex`]: super::SimIndex
 
 use super::index::{Rows, window};
-use super::similarity::Key;
+use super::similarity::{Key, Nibbles, Shape};
 use rayon::slice::ParallelSliceMut;
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
@@ -37,72 +38,128 @@ pub(super) struct FrozenIndex<'k> {
     runs: Vec<Run>,
     ids: Vec<u32>,
     cols: [Vec<u64>; 4],
+    sigs: Vec<Nibbles>,
+}
+
+/// An entry of the index: its project's number (untagged is 0), its
+/// key's character count and token class, its id.
+struct Row {
+    project: u32,
+    len: u32,
+    class: u64,
+    id: u32,
+}
+
+/// The part of the index's arrays one layout fills.
+struct Slots<'s> {
+    ids: &'s mut [u32],
+    cols: [&'s mut [u64]; 4],
+    sigs: &'s mut [Nibbles],
+}
+
+impl<'s> Slots<'s> {
+    /// Splits the arrays at `at`: the first layout's slots and the second's.
+    fn split(
+        ids: &'s mut [u32],
+        cols: &'s mut [Vec<u64>; 4],
+        sigs: &'s mut [Nibbles],
+        at: usize,
+    ) -> (Self, Self) {
+        let (i0, i1) = ids.split_at_mut(at);
+        let (s0, s1) = sigs.split_at_mut(at);
+        let [c0, c1, c2, c3] = cols;
+        let (c0a, c0b) = c0.split_at_mut(at);
+        let (c1a, c1b) = c1.split_at_mut(at);
+        let (c2a, c2b) = c2.split_at_mut(at);
+        let (c3a, c3b) = c3.split_at_mut(at);
+        (
+            Slots {
+                ids: i0,
+                cols: [c0a, c1a, c2a, c3a],
+                sigs: s0,
+            },
+            Slots {
+                ids: i1,
+                cols: [c0b, c1b, c2b, c3b],
+                sigs: s1,
+            },
+        )
+    }
 }
 
 impl<'k> FrozenIndex<'k> {
-    /// The index of `entries`: the same as inserting each `(project, key,
-    /// id)` into a [`super::SimIndex`] (ids are distinct).
+    /// The index of `entries`, each `(project, id)` with the shape
+    /// `shapes[id]`: the same as inserting each `(project, key, id)` into a
+    /// [`super::SimIndex`] (ids are distinct). The shapes are read while it
+    /// is built only: the index holds what the scan's bounds need.
     pub(super) fn build(
-        entries: impl Iterator<Item = (Option<&'k str>, &'k Key<'k>, u32)>,
+        shapes: &[Shape],
+        entries: impl Iterator<Item = (Option<&'k str>, u32)>,
     ) -> Self {
         let mut projects: HashMap<&'k str, u32> = HashMap::default();
-        let mut rows: Vec<(u32, u64, u32, u32, &'k Key<'k>)> = entries
-            .map(|(project, key, id)| {
+        let rows: Vec<Row> = entries
+            .map(|(project, id)| {
                 let p = project.map_or(0, |p| {
                     let next = projects.len() as u32 + 1;
                     *projects.entry(p).or_insert(next)
                 });
-                (p, key.class, key.len as u32, id, key)
+                let s = &shapes[id as usize];
+                Row {
+                    project: p,
+                    len: s.len,
+                    class: s.class,
+                    id,
+                }
             })
             .collect();
-        let mut index = FrozenIndex {
-            projects,
-            ..FrozenIndex::default()
-        };
-        let total = 2 * rows.len();
-        index.ids.reserve_exact(total);
-        for col in &mut index.cols {
-            col.reserve_exact(total);
-        }
-        // Ids are distinct, so both orders are total (and an unstable sort,
-        // on both cores, exact).
-        rows.par_sort_unstable_by_key(|r| (r.0, r.1, r.2, r.3));
-        index.groups = index.lay_out(&rows, |r| (r.0, r.1));
-        rows.par_sort_unstable_by_key(|r| (r.1, r.2, r.3));
-        index.all = index.lay_out(&rows, |r| r.1);
-        index
-    }
-
-    /// Appends `rows` (sorted by group, then length, then id) as runs, and
-    /// returns each group's range of runs.
-    fn lay_out<G: std::hash::Hash + Eq + Copy>(
-        &mut self,
-        rows: &[(u32, u64, u32, u32, &Key<'_>)],
-        group_of: impl Fn(&(u32, u64, u32, u32, &Key<'_>)) -> G,
-    ) -> HashMap<G, Range<u32>> {
-        let mut groups: HashMap<G, Range<u32>> = HashMap::default();
-        let mut last: Option<(G, u32)> = None;
-        for row in rows {
-            let g = group_of(row);
-            let len = row.2;
-            if last != Some((g, len)) {
-                let run = self.runs.len() as u32;
-                groups
-                    .entry(g)
-                    .and_modify(|r| r.end = run + 1)
-                    .or_insert(run..run + 1);
-                self.runs.push(Run {
-                    len,
-                    start: self.ids.len() as u32,
+        // The two layouts (by project group, and across projects) are
+        // independent: each sorts its own order of the rows and is laid out
+        // on its own core, into its own half of the arrays. Ids are
+        // distinct, so both orders are total (and an unstable sort exact).
+        let n = rows.len();
+        let order = || (0..n as u32).collect::<Vec<u32>>();
+        let (mut by_group, mut by_class) = (order(), order());
+        let mut ids = vec![0u32; 2 * n];
+        let mut cols: [Vec<u64>; 4] = std::array::from_fn(|_| vec![0u64; 2 * n]);
+        let mut sigs = vec![Nibbles::default(); 2 * n];
+        let (first, second) = Slots::split(&mut ids, &mut cols, &mut sigs, n);
+        let row = |r: &u32| &rows[*r as usize];
+        let ((mut runs, groups), (more_runs, all)) = rayon::join(
+            || {
+                by_group.par_sort_unstable_by_key(|r| {
+                    let r = row(r);
+                    (r.project, r.class, r.len, r.id)
                 });
-                last = Some((g, len));
-            }
-            self.ids.push(row.3);
-            for (col, word) in self.cols.iter_mut().zip(row.4.bigrams.0) {
-                col.push(word);
-            }
+                lay_out(by_group.iter().map(row), shapes, first, 0, |r| {
+                    (r.project, r.class)
+                })
+            },
+            || {
+                by_class.par_sort_unstable_by_key(|r| {
+                    let r = row(r);
+                    (r.class, r.len, r.id)
+                });
+                lay_out(by_class.iter().map(row), shapes, second, n as u32, |r| {
+                    r.class
+                })
+            },
+        );
+        // The second layout's runs follow the first's.
+        let shift = runs.len() as u32;
+        runs.extend(more_runs);
+        let all = all
+            .into_iter()
+            .map(|(class, r)| (class, r.start + shift..r.end + shift))
+            .collect();
+        FrozenIndex {
+            projects,
+            groups,
+            all,
+            runs,
+            ids,
+            cols,
+            sigs,
         }
-        groups
     }
 
     /// The rows of run `r`.
@@ -116,6 +173,7 @@ impl<'k> FrozenIndex<'k> {
         Rows {
             len: self.runs[r].len as usize,
             ids: &self.ids[start..end],
+            sigs: &self.sigs[start..end],
             cols: [
                 &c0[start..end],
                 &c1[start..end],
@@ -179,6 +237,50 @@ impl<'k> FrozenIndex<'k> {
     }
 }
 
+/// Writes `rows` (sorted by group, then length, then id; each with the
+/// shape `shapes[id]`) into `slots`, whose first row is row `first` of the
+/// index; returns the runs (each with its first row) and each group's
+/// range of runs (counted from the first run returned).
+fn lay_out<'r, G: std::hash::Hash + Eq + Copy>(
+    rows: impl Iterator<Item = &'r Row>,
+    shapes: &[Shape],
+    slots: Slots<'_>,
+    first: u32,
+    group_of: impl Fn(&Row) -> G,
+) -> (Vec<Run>, HashMap<G, Range<u32>>) {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut groups: HashMap<G, Range<u32>> = HashMap::default();
+    let mut last: Option<(G, u32)> = None;
+    let Slots {
+        ids,
+        mut cols,
+        sigs,
+    } = slots;
+    for (at, row) in rows.enumerate() {
+        let g = group_of(row);
+        let len = row.len;
+        if last != Some((g, len)) {
+            let run = runs.len() as u32;
+            groups
+                .entry(g)
+                .and_modify(|r| r.end = run + 1)
+                .or_insert(run..run + 1);
+            runs.push(Run {
+                len,
+                start: first + at as u32,
+            });
+            last = Some((g, len));
+        }
+        ids[at] = row.id;
+        let shape = &shapes[row.id as usize];
+        for (col, word) in cols.iter_mut().zip(shape.bigrams.0) {
+            col[at] = word;
+        }
+        sigs[at] = Nibbles::of(&shape.sig);
+    }
+    (runs, groups)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::SimIndex;
@@ -230,13 +332,9 @@ mod tests {
     fn candidates_respect_project_and_length() {
         let ten = Key::new("abcdefghij");
         let thirty = Key::new("abcdefghijabcdefghijabcdefghij");
-        let rows = [
-            (Some("a"), &ten, 0),
-            (Some("b"), &ten, 1),
-            (None, &ten, 2),
-            (Some("a"), &thirty, 3),
-        ];
-        let idx = FrozenIndex::build(rows.into_iter());
+        let shapes = [&ten, &ten, &ten, &thirty].map(Shape::of);
+        let rows = [(Some("a"), 0), (Some("b"), 1), (None, 2), (Some("a"), 3)];
+        let idx = FrozenIndex::build(&shapes, rows.into_iter());
         let q = Key::new("abcdefghij");
         assert_eq!(by_frozen(&idx, Some("a"), &q, u32::MAX, None), vec![0, 2]);
         assert_eq!(by_frozen(&idx, Some("zz"), &q, u32::MAX, None), vec![2]);
@@ -264,8 +362,10 @@ mod tests {
             for (id, ((_, p), k)) in rows.iter().zip(&keys).enumerate() {
                 dynamic.insert(project(p), k, id as u32);
             }
+            let shapes: Vec<Shape> = keys.iter().map(Shape::of).collect();
             let frozen = FrozenIndex::build(
-                rows.iter().zip(&keys).enumerate().map(|(id, ((_, p), k))| (project(p), k, id as u32)),
+                &shapes,
+                rows.iter().enumerate().map(|(id, (_, p))| (project(p), id as u32)),
             );
             let below = below.unwrap_or(u32::MAX);
             for (text, p) in &queries {

@@ -8,7 +8,7 @@
 //! is touched.
 
 use super::mask_scan::{self, Cols, Masks};
-use super::similarity::{Bigrams, Key};
+use super::similarity::{Bigrams, Key, Nibbles};
 use rustc_hash::FxHashMap as HashMap;
 
 /// The entries of one project group with one character count, ids ascending.
@@ -20,11 +20,11 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn insert(&mut self, id: u32, mask: Bigrams) {
+    fn insert(&mut self, id: u32, mask: Bigrams, sig: Nibbles) {
         let pos = self.ids.partition_point(|&x| x < id);
         if self.ids.get(pos) != Some(&id) {
             self.ids.insert(pos, id);
-            self.masks.insert(pos, mask);
+            self.masks.insert(pos, mask, sig);
         }
     }
 
@@ -41,32 +41,41 @@ impl Bucket {
             len: self.len,
             ids: &self.ids,
             cols: self.masks.cols(),
+            sigs: self.masks.sigs(),
         }
     }
 }
 
 /// The entries of one group with one character count, ids ascending, with
-/// their bigram masks: a bucket of either index ([`SimIndex`] or
-/// `FrozenIndex`).
+/// their bigram masks and character signatures: a bucket of either index
+/// ([`SimIndex`] or `FrozenIndex`).
 #[derive(Clone, Copy)]
 pub struct Rows<'a> {
     pub(super) len: usize,
     pub(super) ids: &'a [u32],
     pub(super) cols: Cols<'a>,
+    /// Row `i`'s clamped character counts, beside its mask.
+    pub(super) sigs: &'a [Nibbles],
 }
 
 impl Rows<'_> {
-    /// Calls `f` with every id below `below` (ascending) whose bigram set is
-    /// close enough to the query's for the pair to reach `threshold`: one edit
-    /// changes at most four bigrams of the set. Stops when `f` returns false;
-    /// returns false in that case.
+    /// Calls `f` with every id below `below` (ascending) whose key passes
+    /// the cheap bounds of `similarity::close` for `threshold`: its bigram
+    /// set close enough to the query's (one edit changes at most four
+    /// bigrams of the set), then its bag distance within the allowed edits
+    /// (the length window is the index's). Only pairs `close` rejects are
+    /// left out, so a caller that tests `close` or `similar` on what it is
+    /// given finds the same matches. The signatures lie beside the masks:
+    /// the many rows the masks let through and the bag distance rejects
+    /// never touch the entry's key. Stops when `f` returns false; returns
+    /// false in that case.
     #[inline]
     pub fn scan(
         &self,
         q: &Key<'_>,
         threshold: f64,
         below: u32,
-        f: impl FnMut(u32) -> bool,
+        mut f: impl FnMut(u32) -> bool,
     ) -> bool {
         let end = if below == u32::MAX {
             self.ids.len()
@@ -74,11 +83,16 @@ impl Rows<'_> {
             self.ids.partition_point(|&x| x < below)
         };
         let max = self.len.max(q.len);
-        let budget = 4 * ((1.0 - threshold) * max as f64 + 1e-9) as u32;
-        mask_scan::scan(self.cols, &self.ids[..end], &q.bigrams, budget, f)
+        // Formed exactly as `close` forms it.
+        let allowed = (1.0 - threshold) * max as f64 + 1e-9;
+        let budget = 4 * allowed as u32;
+        let (ids, sigs) = (&self.ids[..end], &self.sigs[..end]);
+        let qs = Nibbles::of(&q.sig);
+        mask_scan::scan(self.cols, end, &q.bigrams, budget, |i| {
+            f64::from(qs.bag_distance(&sigs[i])) > allowed || f(ids[i])
+        })
     }
 }
-
 /// A group's buckets, sorted by character count: a group holds few
 /// lengths, so a sorted vector finds the window by binary search and walks
 /// it in plain memory (a `BTreeMap` of boxed buckets cost a pointer chase
@@ -159,8 +173,9 @@ impl SimIndex {
             },
         };
         let group = self.groups.entry((p, key.class)).or_default();
-        bucket(group, key.len).insert(id, key.bigrams);
-        bucket(self.all.entry(key.class).or_default(), key.len).insert(id, key.bigrams);
+        let sig = Nibbles::of(&key.sig);
+        bucket(group, key.len).insert(id, key.bigrams, sig);
+        bucket(self.all.entry(key.class).or_default(), key.len).insert(id, key.bigrams, sig);
     }
 
     /// Moves nothing out of the all-projects group: `remove` followed by

@@ -7,7 +7,8 @@
 use super::cluster_memo::Bounds;
 use super::memo::Reuse;
 use super::resolve::{Matches, TextKey};
-use super::{FrozenIndex, Key, similar};
+use super::similarity::{Shape, similar_to_shape, similar_within_bounds};
+use super::{FrozenIndex, Key};
 use hashbrown::HashTable;
 use jiff::civil::Date;
 use rayon::prelude::*;
@@ -38,28 +39,28 @@ pub(super) fn compare_all(
     too_old: impl Fn(Option<Date>) -> u32 + Sync,
     deciding: Option<&[Option<Date>]>,
 ) -> Answered {
-    let keys: Vec<Key<'_>> = entries
+    // What the indexes and the bounds read of each entry's key (a key
+    // itself would hold its texts too: 128 bytes against 80).
+    let shapes: Vec<Shape> = entries
         .par_iter()
-        .map(|((n, _, private), _)| Key::with_private(n, *private))
+        .map(|((n, _, private), _)| Shape::of(&Key::with_private(n, *private)))
         .collect();
     let numbered = || {
         entries
             .iter()
-            .zip(&keys)
             .enumerate()
-            .map(|(id, (((_, p, _), _), k))| (*p, k, id as u32))
+            .map(|(id, ((_, p, _), _))| (*p, id as u32))
     };
     // The index and, when queries may be answered by twins, each entry
     // text's first number and the next number with the same text
     // (`u32::MAX`: none): independent, so built side by side.
     let (index, chains) = rayon::join(
-        || FrozenIndex::build(numbered()),
+        || FrozenIndex::build(&shapes, numbered()),
         || match deciding {
             Some(_) => TwinChains::of(entries),
             None => TwinChains::default(),
         },
     );
-    // The index's sorting scratch goes back before the answers grow.
     crate::memory::purge();
     let twins = |n: usize| -> Option<Vec<(u32, f64)>> {
         let latest = deciding?[n];
@@ -85,8 +86,13 @@ pub(super) fn compare_all(
     // The entries the memo never compared against: known item texts are
     // compared with these only.
     let fresh = match reuse {
-        Some(r) => FrozenIndex::build(numbered().filter(|&(_, _, id)| !r.known[id as usize])),
+        Some(r) => FrozenIndex::build(&shapes, numbered().filter(|&(_, id)| !r.known[id as usize])),
         None => FrozenIndex::default(),
+    };
+    // Bounds fill a memo; a run with twins answered fills none.
+    let entry_bounds: Vec<Bounds> = match deciding {
+        Some(_) => Vec::new(),
+        None => shapes.iter().map(Bounds::of_shape).collect(),
     };
     // Query `n`'s matching entries, most similar first, and (when a memo
     // is filled) the bounds of its key.
@@ -98,25 +104,31 @@ pub(super) fn compare_all(
         let q = Key::with_private(norm, private);
         let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
         let mut found: Vec<(u32, f64)> = Vec::new();
-        let mut test = |id: u32| {
-            let ((n, p, _), _) = &entries[id as usize];
-            if compatible(*p) && similar(&q, &keys[id as usize], threshold) {
-                found.push((id, crate::normalize::similarity(norm, n)));
-            }
-            true
-        };
         let known = reuse.and_then(|r| known_at[n].map(|p| r.listed(p)));
         let (scanned, below) = match known {
             Some(listed) => {
-                listed.for_each(|id| {
-                    test(id);
-                });
+                for id in listed {
+                    let ((n, p, x), _) = &entries[id as usize];
+                    if compatible(*p)
+                        && similar_to_shape(&q, &shapes[id as usize], n, *x, threshold)
+                    {
+                        found.push((id, crate::normalize::similarity(norm, n)));
+                    }
+                }
                 (&fresh, u32::MAX)
             }
             None => (&index, too_old(earliest)),
         };
+        // A scan's rows are inside the bounds: the rest of the test needs
+        // the entry's text only.
         scanned.candidates(project, &q, threshold, |bucket| {
-            bucket.scan(&q, threshold, below, &mut test)
+            bucket.scan(&q, threshold, below, |id| {
+                let ((n, p, x), _) = &entries[id as usize];
+                if compatible(*p) && similar_within_bounds(&q, n, *x, threshold) {
+                    found.push((id, crate::normalize::similarity(norm, n)));
+                }
+                true
+            })
         });
         found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         // Most lists hold one or two entries: no room kept for four.
@@ -139,7 +151,6 @@ pub(super) fn compare_all(
         .enumerate()
         .map(|(n, &(tk, earliest))| answer(n, tk, earliest))
         .unzip();
-    let entry_bounds = keys.iter().map(Bounds::of).collect();
     (
         found,
         entry_bounds,

@@ -37,15 +37,43 @@ impl Signature {
     }
 
     /// Bag distance over the folded histogram: never more than the
-    /// Levenshtein distance of the two texts.
-    fn bag_distance(&self, other: &Signature) -> u32 {
+    /// Levenshtein distance of the two texts. (Saturating differences, so
+    /// the loop has no branch and runs on vector registers.)
+    #[inline]
+    pub(super) fn bag_distance(&self, other: &Signature) -> u32 {
         let (mut more, mut less) = (0u32, 0u32);
         for (a, b) in self.0.iter().zip(other.0.iter()) {
-            if a > b {
-                more += u32::from(a - b);
-            } else {
-                less += u32::from(b - a);
-            }
+            more += u32::from(a.saturating_sub(*b));
+            less += u32::from(b.saturating_sub(*a));
+        }
+        more.max(less)
+    }
+}
+
+/// A [`Signature`]'s counts clamped at 15, two to a byte: the 16 bytes a
+/// similarity index keeps beside each row's mask. Clamping is monotone and
+/// never widens a difference, so this bag distance is at most the
+/// signature's (and the edit distance); below 16 of a character (most
+/// texts) the two are equal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(super) struct Nibbles([u8; SIG_BUCKETS / 2]);
+
+impl Nibbles {
+    pub(super) fn of(sig: &Signature) -> Nibbles {
+        Nibbles(std::array::from_fn(|i| {
+            sig.0[2 * i].min(15) | sig.0[2 * i + 1].min(15) << 4
+        }))
+    }
+
+    /// Bag distance over the clamped counts: never more than
+    /// [`Signature::bag_distance`].
+    #[inline]
+    pub(super) fn bag_distance(&self, other: &Nibbles) -> u32 {
+        let (mut more, mut less) = (0u32, 0u32);
+        for (a, b) in self.0.iter().zip(other.0.iter()) {
+            let (a0, a1, b0, b1) = (a & 15, a >> 4, b & 15, b >> 4);
+            more += u32::from(a0.saturating_sub(b0)) + u32::from(a1.saturating_sub(b1));
+            less += u32::from(b0.saturating_sub(a0)) + u32::from(b1.saturating_sub(a1));
         }
         more.max(less)
     }
@@ -107,6 +135,28 @@ pub struct Key<'a> {
     pub class: u64,
 }
 
+/// What the similarity indexes and the cheap bounds read of a key: a key
+/// without its texts (80 bytes against 128, and it borrows nothing).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Shape {
+    pub(super) class: u64,
+    /// Characters of the compared part.
+    pub(super) len: u32,
+    pub(super) bigrams: Bigrams,
+    pub(super) sig: Signature,
+}
+
+impl Shape {
+    pub(super) fn of(k: &Key<'_>) -> Shape {
+        Shape {
+            class: k.class,
+            len: k.len as u32,
+            bigrams: k.bigrams,
+            sig: k.sig,
+        }
+    }
+}
+
 impl<'a> Key<'a> {
     pub fn new(norm: &'a str) -> Self {
         let cmp = crate::normalize::compared(norm);
@@ -165,103 +215,72 @@ pub fn close(a: &Key<'_>, b: &Key<'_>, threshold: f64) -> bool {
     if f64::from(a.sig.bag_distance(&b.sig)) > allowed {
         return false;
     }
-    if a.cmp == b.cmp {
+    edits_within(a.cmp, b.cmp, max, allowed, threshold)
+}
+
+/// The last step of [`close`] for compared parts `a` and `b`, the longer
+/// of `max` characters, allowed `allowed` edits.
+fn edits_within(a: &str, b: &str, max: usize, allowed: f64, threshold: f64) -> bool {
+    if a == b {
         return true;
     }
     // A bit-parallel Levenshtein bounded by the allowed distance; within the
     // bound it is exact, and the score is formed exactly as
     // `strsim::normalized_levenshtein` forms it (checked in the tests).
     let args = rapidfuzz::distance::levenshtein::Args::default().score_cutoff(allowed as usize);
-    match rapidfuzz::distance::levenshtein::distance_with_args(a.cmp.chars(), b.cmp.chars(), &args)
-    {
+    match rapidfuzz::distance::levenshtein::distance_with_args(a.chars(), b.chars(), &args) {
         Some(d) => 1.0 - (d as f64) / (max as f64) >= threshold,
         None => false,
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bag_distance_bounds_levenshtein() {
-        let pairs = [
-            ("kitten", "sitting"),
-            ("abc", "abc"),
-            ("", "abc"),
-            ("다음 세션", "다음 세션들"),
-        ];
-        for (a, b) in pairs {
-            let (ka, kb) = (Key::new(a), Key::new(b));
-            assert!(ka.sig.bag_distance(&kb.sig) as usize <= strsim::levenshtein(a, b));
+/// [`similar`] of `q` and the key of (`norm`, `private`), whose shape is
+/// `s`: the bounds from the shape, the rest from the text.
+pub(super) fn similar_to_shape(
+    q: &Key<'_>,
+    s: &Shape,
+    norm: &str,
+    private: Option<u64>,
+    threshold: f64,
+) -> bool {
+    let max = q.len.max(s.len as usize);
+    if max > 0 {
+        let allowed = (1.0 - threshold) * max as f64 + 1e-9;
+        if q.len.abs_diff(s.len as usize) as f64 > allowed
+            || f64::from(q.bigrams.differing(&s.bigrams)) > 4.0 * allowed
+            || f64::from(q.sig.bag_distance(&s.sig)) > allowed
+        {
+            return false;
         }
     }
-
-    #[test]
-    fn bigram_bound_holds() {
-        let pairs = [
-            ("kitten", "sitting"),
-            ("abc", "abd"),
-            ("", "ab"),
-            ("add lock timeout", "lock timeout add"),
-        ];
-        for (a, b) in pairs {
-            let (ka, kb) = (Key::new(a), Key::new(b));
-            assert!(
-                ka.bigrams.differing(&kb.bigrams) as usize <= 4 * strsim::levenshtein(a, b),
-                "{a} {b}"
-            );
-        }
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn ascii_keys_hash_and_count_like_characters(a in "[ -~]{0,40}") {
-            proptest::prop_assert_eq!(Bigrams::of(&a), Bigrams::of_chars(a.chars()));
-            let mut sig = [0u8; SIG_BUCKETS];
-            for c in a.chars() {
-                sig[(c as u32 as usize) % SIG_BUCKETS] += 1;
-            }
-            proptest::prop_assert_eq!(Signature::of(&a), (Signature(sig), a.chars().count()));
-        }
-
-        /// `a` and `!` fall in one bucket, so long texts fill it past 255:
-        /// the clamped counts still bound the edit distance from below.
-        #[test]
-        fn clamped_counts_stay_a_lower_bound(a in "[a!]{200,300}", b in "[a!b]{150,300}") {
-            let (sa, _) = Signature::of(&a);
-            let (sb, _) = Signature::of(&b);
-            proptest::prop_assert!(sa.bag_distance(&sb) as usize <= strsim::levenshtein(&a, &b));
-        }
-
-        #[test]
-        fn similar_is_exactly_the_strsim_rule(a in "[a-e ]{0,30}", b in "[a-e ]{0,30}", t in 0.5f64..1.0) {
-            let expect = crate::normalize::similarity(&a, &b) >= t;
-            proptest::prop_assert_eq!(close(&Key::new(&a), &Key::new(&b), t), expect);
-            let by_def = matches_by_definition(&a, None, &b, None, t);
-            proptest::prop_assert_eq!(similar(&Key::new(&a), &Key::new(&b), t), by_def);
-        }
-    }
-
-    #[test]
-    fn similar_agrees_with_strsim() {
-        let t = 0.85;
-        let texts = [
-            "add lock timeout",
-            "add lock timeouts",
-            "add a lock timeout",
-            "remove lock",
-            "",
-        ];
-        for a in texts {
-            for b in texts {
-                let expect = strsim::normalized_levenshtein(a, b) >= t;
-                assert_eq!(
-                    close(&Key::new(a), &Key::new(b), t),
-                    expect,
-                    "{a:?} vs {b:?}"
-                );
-            }
-        }
-    }
+    similar_within_bounds(q, norm, private, threshold)
 }
+
+/// [`similar`] for a pair whose bigram and bag-distance bounds are known to
+/// hold (a row an index's scan gave, see `index::Rows::scan`), from the
+/// other side's text alone: its key need not be built.
+pub(super) fn similar_within_bounds(
+    q: &Key<'_>,
+    norm: &str,
+    private: Option<u64>,
+    threshold: f64,
+) -> bool {
+    let cmp = crate::normalize::compared(norm);
+    let len = if cmp.is_ascii() {
+        cmp.len()
+    } else {
+        cmp.chars().count()
+    };
+    let max = q.len.max(len);
+    if max == 0 {
+        return crate::guards::check(q.norm, norm, q.private, private).is_none();
+    }
+    let allowed = (1.0 - threshold) * max as f64 + 1e-9;
+    q.len.abs_diff(len) as f64 <= allowed
+        && edits_within(q.cmp, cmp, max, allowed, threshold)
+        && crate::guards::check(q.norm, norm, q.private, private).is_none()
+}
+
+#[cfg(test)]
+#[path = "similarity_tests.rs"]
+mod tests;
