@@ -4,6 +4,7 @@
 
 use super::{Key, similar};
 use crate::item::{Item, ItemStatus, Location};
+use rayon::prelude::*;
 
 /// Splits off the forwarded items that have a live twin. Returns the items
 /// kept open, the items resolved this way, and the places of forwarded
@@ -13,7 +14,7 @@ pub(super) fn settle(items: Vec<Item>, threshold: f64) -> (Vec<Item>, Vec<Item>,
         return (items, Vec::new(), Vec::new());
     }
     let live: Vec<(Key<'_>, &Option<std::sync::Arc<str>>)> = items
-        .iter()
+        .par_iter()
         .filter(|i| i.status != ItemStatus::Forwarded)
         .map(|i| (Key::with_private(&i.norm, i.private), &i.project))
         .collect();

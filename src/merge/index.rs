@@ -77,22 +77,35 @@ impl Rows<'_> {
         below: u32,
         mut f: impl FnMut(u32) -> bool,
     ) -> bool {
-        let end = if below == u32::MAX {
-            self.ids.len()
-        } else {
-            self.ids.partition_point(|&x| x < below)
-        };
+        let end = cut(self.ids, below);
         let max = self.len.max(q.len);
         // Formed exactly as `close` forms it.
         let allowed = (1.0 - threshold) * max as f64 + 1e-9;
         let budget = 4 * allowed as u32;
         let (ids, sigs) = (&self.ids[..end], &self.sigs[..end]);
-        let qs = Nibbles::of(&q.sig);
         mask_scan::scan(self.cols, end, &q.bigrams, budget, |i| {
-            f64::from(qs.bag_distance(&sigs[i])) > allowed || f(ids[i])
+            f64::from(q.nibbles.bag_distance(&sigs[i])) > allowed || f(ids[i])
         })
     }
 }
+/// The number of `ids` (ascending) below `below`. Most runs lie wholly on
+/// one side of the cut, which their ends show; a run is searched only when
+/// the cut falls inside it (a binary search's loads depend on each other,
+/// and a scan visits hundreds of thousands of runs).
+#[inline]
+fn cut(ids: &[u32], below: u32) -> usize {
+    match (ids.first(), ids.last()) {
+        (Some(&first), Some(&last)) if last >= below => {
+            if first >= below {
+                0
+            } else {
+                ids.partition_point(|&x| x < below)
+            }
+        }
+        _ => ids.len(),
+    }
+}
+
 /// A group's buckets, sorted by character count: a group holds few
 /// lengths, so a sorted vector finds the window by binary search and walks
 /// it in plain memory (a `BTreeMap` of boxed buckets cost a pointer chase
@@ -173,9 +186,12 @@ impl SimIndex {
             },
         };
         let group = self.groups.entry((p, key.class)).or_default();
-        let sig = Nibbles::of(&key.sig);
-        bucket(group, key.len).insert(id, key.bigrams, sig);
-        bucket(self.all.entry(key.class).or_default(), key.len).insert(id, key.bigrams, sig);
+        bucket(group, key.len).insert(id, key.bigrams, key.nibbles);
+        bucket(self.all.entry(key.class).or_default(), key.len).insert(
+            id,
+            key.bigrams,
+            key.nibbles,
+        );
     }
 
     /// Moves nothing out of the all-projects group: `remove` followed by

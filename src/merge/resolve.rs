@@ -278,13 +278,18 @@ fn distinct_entries(signals: &[Signal]) -> (Vec<(TextKey<'_>, Matches)>, Lists) 
     // The order is (undated first, newest first, text key); the first two
     // and the text's first eight bytes are packed into two integers that
     // order alike, so most comparisons read no text.
-    let packed: Vec<(u64, u64)> = found.iter().map(|(tk, m)| order_key(tk.0, m)).collect();
-    let mut order: Vec<u32> = (0..found.len() as u32).collect();
-    order.par_sort_unstable_by(|&a, &b| {
-        packed[a as usize]
-            .cmp(&packed[b as usize])
-            .then_with(|| found[a as usize].0.cmp(&found[b as usize].0))
+    // Each packed key sits beside its number, so most comparisons read
+    // neither another array nor a text.
+    let mut order: Vec<((u64, u64), u32)> = found
+        .iter()
+        .enumerate()
+        .map(|(f, (tk, m))| (order_key(tk.0, m), f as u32))
+        .collect();
+    order.par_sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| found[a.1 as usize].0.cmp(&found[b.1 as usize].0))
     });
+    let order: Vec<u32> = order.into_iter().map(|(_, f)| f).collect();
     // Found number -> entry id (its place in the order).
     let mut id_of = vec![0u32; found.len()];
     for (id, &f) in order.iter().enumerate() {

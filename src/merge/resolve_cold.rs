@@ -61,6 +61,7 @@ pub(super) fn compare_all(
             None => TwinChains::default(),
         },
     );
+    // The index's sorting scratch goes back before the answers grow.
     crate::memory::purge();
     let twins = |n: usize| -> Option<Vec<(u32, f64)>> {
         let latest = deciding?[n];

@@ -133,6 +133,8 @@ pub struct Key<'a> {
     /// Hash of the key's distinguishing tokens: keys of different classes
     /// never match (see `guards::token_class`).
     pub class: u64,
+    /// `sig` clamped, as the similarity indexes keep it beside each row.
+    pub(super) nibbles: Nibbles,
 }
 
 /// What the similarity indexes and the cheap bounds read of a key: a key
@@ -165,6 +167,7 @@ impl<'a> Key<'a> {
             norm,
             cmp,
             sig,
+            nibbles: Nibbles::of(&sig),
             bigrams: Bigrams::of(cmp),
             len,
             private: None,
