@@ -1,11 +1,12 @@
 //! A similarity index: finds texts within `threshold` of a query without
 //! comparing against everything. Entries are grouped by project and by the
 //! set of distinguishing tokens of their key (keys with different sets never
-//! match, see `guards`), and bucketed by character count; only buckets inside the length window the threshold
-//! allows are visited. A bucket keeps its entries' bigram masks in four
-//! contiguous columns (`mask_scan`), so the first (and most selective)
-//! bound runs over plain memory, four entries at a time, before any text
-//! is touched.
+//! match, see `guards`), and bucketed by character count; only buckets
+//! inside the length window the threshold allows are visited. A bucket
+//! keeps its entries' bigram masks in four contiguous columns
+//! (`mask_scan`), so the first (and most selective) bound runs over plain
+//! memory, four or eight entries at a time, and their clamped character
+//! counts beside them for the second, before any text is touched.
 
 use super::mask_scan::{self, Cols, Masks};
 use super::similarity::{Bigrams, Key, Nibbles};
@@ -47,8 +48,8 @@ impl Bucket {
 }
 
 /// The entries of one group with one character count, ids ascending, with
-/// their bigram masks and character signatures: a bucket of either index
-/// ([`SimIndex`] or `FrozenIndex`).
+/// their bigram masks and clamped character counts: a bucket of either
+/// index ([`SimIndex`] or `FrozenIndex`).
 #[derive(Clone, Copy)]
 pub struct Rows<'a> {
     pub(super) len: usize,
@@ -65,7 +66,7 @@ impl Rows<'_> {
     /// bigrams of the set), then its bag distance within the allowed edits
     /// (the length window is the index's). Only pairs `close` rejects are
     /// left out, so a caller that tests `close` or `similar` on what it is
-    /// given finds the same matches. The signatures lie beside the masks:
+    /// given finds the same matches. The counts lie beside the masks:
     /// the many rows the masks let through and the bag distance rejects
     /// never touch the entry's key. Stops when `f` returns false; returns
     /// false in that case.
@@ -88,6 +89,7 @@ impl Rows<'_> {
         })
     }
 }
+
 /// The number of `ids` (ascending) below `below`. Most runs lie wholly on
 /// one side of the cut, which their ends show; a run is searched only when
 /// the cut falls inside it (a binary search's loads depend on each other,

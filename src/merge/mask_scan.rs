@@ -45,7 +45,7 @@ impl Masks {
         [c0, c1, c2, c3]
     }
 
-    /// The signatures, row by row.
+    /// The clamped character counts, row by row.
     pub(super) fn sigs(&self) -> &[Nibbles] {
         &self.sigs
     }
