@@ -264,6 +264,8 @@ impl SimIndex {
 
 #[cfg(test)]
 mod tests {
+    use super::super::similar;
+    use super::super::similarity::tests::after_edits;
     use super::*;
 
     fn ids(idx: &SimIndex, project: Option<&str>, text: &str) -> Vec<u32> {
@@ -293,5 +295,67 @@ mod tests {
         idx.remove(Some("a"), &ten, 0);
         assert_eq!(ids(&idx, Some("a"), "abcdefghij"), vec![2]);
         assert_eq!(ids(&idx, None, "zzzzzzzzzz"), Vec::<u32>::new());
+    }
+
+    proptest::proptest! {
+        /// The cut is the number of ids below it, wherever it falls.
+        #[test]
+        fn the_cut_counts_the_ids_below_it(
+            ids in proptest::collection::btree_set(0u32..60, 0..20),
+            below in 0u32..70,
+        ) {
+            let ids: Vec<u32> = ids.into_iter().collect();
+            proptest::prop_assert_eq!(cut(&ids, below), ids.iter().filter(|&&x| x < below).count());
+        }
+
+        /// What a scan leaves out (the length window, the masks, the
+        /// clamped counts, the cut) is never a pair `similar` accepts: on
+        /// texts a few edits apart, the scan's similar entries are exactly
+        /// the similar entries of compatible project below the cut.
+        #[test]
+        fn a_scan_leaves_out_no_similar_entry(
+            base in "[a-e ]{4,30}",
+            rows in proptest::collection::vec(
+                (proptest::collection::vec((0usize..32, "[a-ez ]?"), 0..4), proptest::option::of(0usize..2)),
+                1..25,
+            ),
+            query in proptest::collection::vec((0usize..32, "[a-ez ]?"), 0..4),
+            project in proptest::option::of(0usize..3),
+            below in proptest::option::of(0u32..30),
+            t in 0.7f64..0.95,
+        ) {
+            let edited = |edits: &[(usize, String)]| after_edits(&base, edits);
+            let names = ["p", "q", "r"];
+            let texts: Vec<(String, Option<&str>)> =
+                rows.iter().map(|(e, p)| (edited(e), p.map(|p| names[p]))).collect();
+            let keys: Vec<Key<'_>> = texts.iter().map(|(t, _)| Key::new(t)).collect();
+            let mut idx = SimIndex::default();
+            for (id, ((_, p), k)) in texts.iter().zip(&keys).enumerate() {
+                idx.insert(*p, k, id as u32);
+            }
+            let qt = edited(&query);
+            let q = Key::new(&qt);
+            let project = project.map(|p| names[p]);
+            let below = below.unwrap_or(u32::MAX);
+            let mut offered = Vec::new();
+            idx.candidates(project, &q, t, |b| {
+                b.scan(&q, t, below, |id| {
+                    if similar(&q, &keys[id as usize], t) {
+                        offered.push(id);
+                    }
+                    true
+                })
+            });
+            offered.sort_unstable();
+            let expect: Vec<u32> = (0..texts.len() as u32)
+                .filter(|&id| {
+                    let p = texts[id as usize].1;
+                    id < below
+                        && (project.is_none() || p.is_none() || p == project)
+                        && similar(&q, &keys[id as usize], t)
+                })
+                .collect();
+            proptest::prop_assert_eq!(offered, expect);
+        }
     }
 }

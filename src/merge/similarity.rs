@@ -12,8 +12,8 @@ const SIG_BUCKETS: usize = 32;
 /// clamping is monotone and never widens a difference, so the bag distance
 /// stays a lower bound (and a compared part of at most `COMPARED_CHARS`
 /// characters reaches 255 in one bucket only when nearly all its
-/// characters fall there). One byte per bucket keeps the key at 128 bytes,
-/// which resolution holds for every distinct Done entry.
+/// characters fall there). One byte per bucket keeps it at 32 bytes; the
+/// similarity indexes keep a 16-byte clamped copy per row ([`Nibbles`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Signature([u8; SIG_BUCKETS]);
 
@@ -138,7 +138,7 @@ pub struct Key<'a> {
 }
 
 /// What the similarity indexes and the cheap bounds read of a key: a key
-/// without its texts (80 bytes against 128, and it borrows nothing).
+/// without its texts (80 bytes against 144, and it borrows nothing).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Shape {
     pub(super) class: u64,
@@ -286,4 +286,4 @@ pub(super) fn similar_within_bounds(
 
 #[cfg(test)]
 #[path = "similarity_tests.rs"]
-mod tests;
+pub(super) mod tests;

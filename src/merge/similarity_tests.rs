@@ -1,5 +1,25 @@
 use super::*;
 
+/// `text` after each edit `(at, with)`: `with`'s character replaces the
+/// one at `at` (an even `at`) or is inserted there; an empty `with` deletes
+/// the character at `at`. For property tests that need pairs of texts near
+/// each other.
+pub(in crate::merge) fn after_edits(text: &str, edits: &[(usize, String)]) -> String {
+    let mut c: Vec<char> = text.chars().collect();
+    for (at, with) in edits {
+        let at = (*at).min(c.len());
+        match (with.chars().next(), at < c.len()) {
+            (Some(x), true) if at % 2 == 0 => c[at] = x,
+            (Some(x), _) => c.insert(at, x),
+            (None, true) => {
+                c.remove(at);
+            }
+            (None, false) => {}
+        }
+    }
+    c.into_iter().collect()
+}
+
 #[test]
 fn bag_distance_bounds_levenshtein() {
     let pairs = [
@@ -44,19 +64,7 @@ proptest::proptest! {
         pb in proptest::option::of(0u64..2),
     ) {
         // `b` is `a` after a few edits: most pairs are near each other.
-        let mut b: Vec<char> = a.chars().collect();
-        for (at, with) in &edits {
-            let at = (*at).min(b.len());
-            match (with.chars().next(), at < b.len()) {
-                (Some(c), true) if at % 2 == 0 => b[at] = c,
-                (Some(c), _) => b.insert(at, c),
-                (None, true) => {
-                    b.remove(at);
-                }
-                (None, false) => {}
-            }
-        }
-        let b: String = b.into_iter().collect();
+        let b = after_edits(&a, &edits);
         let (ka, kb) = (Key::with_private(&a, pa), Key::with_private(&b, pb));
         let allowed = (1.0 - t) * ka.len.max(kb.len) as f64 + 1e-9;
         let bounds = f64::from(ka.bigrams.differing(&kb.bigrams)) <= 4.0 * allowed
