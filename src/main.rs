@@ -1,6 +1,6 @@
 use clap::Parser;
 
-// On Linux the binary allocates through jemalloc (docs/PERFORMANCE.md,
+// On Linux the binary allocates through jemalloc (docs/PERFORMANCE-LOG.md,
 // "Issue 15 targets: where they stand (commit 463284a, session 9)"):
 // glibc's malloc kept the pages the scan freed between the items it kept,
 // so a cold run on the L benchmark vault peaked at 64-65 MiB resident for
