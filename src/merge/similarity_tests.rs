@@ -20,6 +20,17 @@ pub(in crate::merge) fn after_edits(text: &str, edits: &[(usize, String)]) -> St
     c.into_iter().collect()
 }
 
+/// Asserts `bound(a, b) <= factor × levenshtein(a, b)` on every pair.
+fn bound_holds(pairs: &[(&str, &str)], factor: usize, bound: impl Fn(&Key, &Key) -> u32) {
+    for &(a, b) in pairs {
+        let (ka, kb) = (Key::new(a), Key::new(b));
+        assert!(
+            bound(&ka, &kb) as usize <= factor * strsim::levenshtein(a, b),
+            "{a} {b}"
+        );
+    }
+}
+
 #[test]
 fn bag_distance_bounds_levenshtein() {
     let pairs = [
@@ -28,10 +39,7 @@ fn bag_distance_bounds_levenshtein() {
         ("", "abc"),
         ("다음 세션", "다음 세션들"),
     ];
-    for (a, b) in pairs {
-        let (ka, kb) = (Key::new(a), Key::new(b));
-        assert!(ka.sig.bag_distance(&kb.sig) as usize <= strsim::levenshtein(a, b));
-    }
+    bound_holds(&pairs, 1, |ka, kb| ka.sig.bag_distance(&kb.sig));
 }
 
 #[test]
@@ -42,13 +50,7 @@ fn bigram_bound_holds() {
         ("", "ab"),
         ("add lock timeout", "lock timeout add"),
     ];
-    for (a, b) in pairs {
-        let (ka, kb) = (Key::new(a), Key::new(b));
-        assert!(
-            ka.bigrams.differing(&kb.bigrams) as usize <= 4 * strsim::levenshtein(a, b),
-            "{a} {b}"
-        );
-    }
+    bound_holds(&pairs, 4, |ka, kb| ka.bigrams.differing(&kb.bigrams));
 }
 
 proptest::proptest! {
