@@ -167,11 +167,30 @@ pub enum VaultCommand {
         after_help = "Examples:\n  active-status stats\n  active-status stats --zombie-days 30\n  active-status stats --format json | jq .zombies"
     )]
     Stats(StatsArgs),
+    /// Write a self-contained HTML view: priorities, every open item with filters, charts
+    #[command(
+        after_help = "Examples:\n  active-status view                       # writes .agents/view.html\n  active-status view --open\n  active-status view --out site/status.html --format json"
+    )]
+    View(ViewArgs),
     /// Serve the Model Context Protocol on stdin/stdout (tools: status, list, route, done, cancel, defer, extract, stats, history; the dashboard as a resource)
     #[command(
         after_help = "Examples:\n  active-status mcp                      # started by the agent, not by hand\n  active-status init --claude            # registers it in .mcp.json"
     )]
     Mcp,
+}
+
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// Where to write the page, relative to the vault root (default: .agents/view.html; an .html file outside the source folders)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// Open the page in the default browser once written
+    #[arg(long)]
+    pub open: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub lock: LockArgs,
 }
 
 #[derive(Debug, Args)]
@@ -398,6 +417,7 @@ impl VaultCommand {
             VaultCommand::Route(a) => Some(&a.lock),
             VaultCommand::Done(a) | VaultCommand::Cancel(a) => Some(&a.lock),
             VaultCommand::Defer(a) => Some(&a.act.lock),
+            VaultCommand::View(a) => Some(&a.lock),
             _ => None,
         }
     }

@@ -153,6 +153,12 @@ pub enum Error {
     NotGenerated {
         path: PathBuf,
     },
+    /// `view --out` names a place the page may not go (not `.html`, or
+    /// inside a source folder, where a later scan would read it).
+    ViewOut {
+        path: String,
+        why: String,
+    },
 
     // ---- files ----
     Read {
@@ -346,6 +352,7 @@ impl Error {
             MissingArgument { .. }
             | BadSince { .. }
             | NoSuchCommand { .. }
+            | ViewOut { .. }
             | InsideVault { .. } => exit::USAGE,
             NoSuchSession { .. } => exit::CANT_READ,
             NoVault { .. } | NoVaultAt { .. } => exit::NO_VAULT,
@@ -415,6 +422,9 @@ impl Error {
             ReadOnly { .. } => "make the file writable (chmod u+w) and run again",
             McpJson { .. } => {
                 "fix the file, or add \"active-status\": {\"command\": \"active-status\", \"args\": [\"mcp\"]} under mcpServers by hand"
+            }
+            ViewOut { .. } => {
+                "pass an `.html` path outside the source folders, or leave out --out (.agents/view.html)"
             }
             NotGenerated { .. } => {
                 "set `output` to another file, or delete this one if it really is an old dashboard"

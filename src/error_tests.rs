@@ -74,6 +74,15 @@ fn messages_and_codes() {
             "refusing journal/x.md: it is a symbolic link; nothing outside the vault is read or written",
         ),
         (
+            Error::ViewOut {
+                path: "journal/view.html".into(),
+                why: "it is inside the source folder journal/".into(),
+            },
+            2,
+            "refusing --out \"journal/view.html\": it is inside the source folder journal/\n\
+                 hint: pass an `.html` path outside the source folders, or leave out --out (.agents/view.html)",
+        ),
+        (
             Error::NotGenerated {
                 path: "notes.md".into(),
             },

@@ -50,4 +50,5 @@ mod task_meta;
 mod trail;
 pub mod transcript;
 mod vault_fs;
+mod view;
 mod write;

@@ -13,6 +13,7 @@ mod man;
 mod regen;
 mod route;
 mod stats;
+mod view;
 
 use crate::cli::{Cli, Command, LockArgs, VaultCommand};
 use crate::config::{Config, Overrides};
@@ -106,6 +107,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         VaultCommand::History(args) => history::history(&ctx, args),
         VaultCommand::Explain(args) => explain::explain(&ctx, args),
         VaultCommand::Stats(args) => stats::stats(&ctx, args),
+        VaultCommand::View(args) => view::view(&ctx, args),
         VaultCommand::Mcp => {
             crate::mcp::serve(ctx.root, ctx.cfg)?;
             Ok(crate::error::exit::OK)
