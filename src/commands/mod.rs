@@ -12,6 +12,7 @@ mod list;
 mod man;
 mod regen;
 mod route;
+mod search;
 mod stats;
 
 use crate::cli::{Cli, Command, LockArgs, VaultCommand};
@@ -105,6 +106,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         VaultCommand::History(args) => history::history(&ctx, args),
         VaultCommand::Explain(args) => explain::explain(&ctx, args),
+        VaultCommand::Search(args) => search::search(&ctx, args),
         VaultCommand::Stats(args) => stats::stats(&ctx, args),
         VaultCommand::Mcp => {
             crate::mcp::serve(ctx.root, ctx.cfg)?;
