@@ -162,16 +162,26 @@ pub(crate) fn is_ident(t: &str) -> bool {
                 .chars()
                 .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
     }
-    let chars: Vec<char> = t.chars().collect();
-    let alnum = |c: &char| c.is_alphanumeric();
-    let inner = chars
-        .windows(3)
-        .any(|w| alnum(&w[0]) && matches!(w[1], '_' | '.' | '/' | ':') && alnum(&w[2]));
-    let camel = chars
-        .windows(2)
-        .any(|w| w[0].is_lowercase() && w[1].is_uppercase());
-    let letters = chars.iter().any(|c| c.is_alphabetic() && !is_cjk(*c));
-    let digits = chars.iter().any(char::is_ascii_digit);
+    // Most words are plain lower-case words: no identifier.
+    if t.bytes().all(|b| b.is_ascii_lowercase()) {
+        return false;
+    }
+    let (mut letters, mut digits, mut inner, mut camel) = (false, false, false, false);
+    let (mut before, mut prev): (Option<char>, Option<char>) = (None, None);
+    for c in t.chars() {
+        if c.is_ascii_digit() {
+            digits = true;
+        } else if c.is_alphabetic() && !is_cjk(c) {
+            letters = true;
+        }
+        if let (Some(b), Some(p)) = (before, prev) {
+            inner |=
+                b.is_alphanumeric() && matches!(p, '_' | '.' | '/' | ':') && c.is_alphanumeric();
+        }
+        camel |= prev.is_some_and(char::is_lowercase) && c.is_uppercase();
+        before = prev;
+        prev = Some(c);
+    }
     inner || camel || (letters && digits)
 }
 
