@@ -157,6 +157,11 @@ pub enum VaultCommand {
         after_help = "Examples:\n  active-status history \"add lock timeout\"\n  active-status history journal/2026-05-06.md:12 --format json"
     )]
     History(HistoryArgs),
+    /// Search every item, open, resolved or cancelled, and every Done/Skipped entry, ranked (BM25)
+    #[command(
+        after_help = "Examples:\n  active-status search csv export\n  active-status search '#12' --status resolved\n  active-status search gen_vault.rs --project wrap-cli --since 2026-01-01 --format json\n  active-status search 내보내기"
+    )]
+    Search(SearchArgs),
     /// Why one item is where it is: where it was collected, what merged with it, what resolved it, near misses
     #[command(
         after_help = "Examples:\n  active-status explain 3fy6bd\n  active-status explain \"add lock timeout\" --format json"
@@ -172,7 +177,7 @@ pub enum VaultCommand {
         after_help = "Examples:\n  active-status view                       # writes .agents/view.html\n  active-status view --open\n  active-status view --out site/status.html --format json"
     )]
     View(ViewArgs),
-    /// Serve the Model Context Protocol on stdin/stdout (tools: status, list, route, done, cancel, defer, extract, stats, history; the dashboard as a resource)
+    /// Serve the Model Context Protocol on stdin/stdout (tools: status, list, route, done, cancel, defer, extract, stats, history, search; the dashboard as a resource)
     #[command(
         after_help = "Examples:\n  active-status mcp                      # started by the agent, not by hand\n  active-status init --claude            # registers it in .mcp.json"
     )]
@@ -330,6 +335,27 @@ pub struct HistoryArgs {
     /// The item: its path:line, or a text that matches it
     #[arg(value_name = "ITEM", required = true)]
     pub item: Vec<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to look for: words, identifiers (`#12`, `gen_vault.rs`, `parseConfig`), any language (words are joined with spaces)
+    #[arg(value_name = "QUERY", required = true)]
+    pub query: Vec<String>,
+    /// Only hits of this project
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+    /// Only open, resolved (done) or cancelled (skipped) hits
+    #[arg(long, value_enum, default_value_t = crate::search::StatusFilter::All)]
+    pub status: crate::search::StatusFilter,
+    /// Only hits whose latest date (last seen, or closed) is on or after DATE (YYYY-MM-DD); leaves out undated hits
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<jiff::civil::Date>,
+    /// At most N hits (0: all)
+    #[arg(long, value_name = "N", default_value_t = crate::search::DEFAULT_LIMIT)]
+    pub limit: usize,
     #[command(flatten)]
     pub output: OutputArgs,
 }

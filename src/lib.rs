@@ -42,6 +42,7 @@ pub mod render;
 pub mod report;
 pub mod route;
 mod scan;
+pub mod search;
 mod sources;
 mod stats;
 mod summary;

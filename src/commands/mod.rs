@@ -12,6 +12,7 @@ mod list;
 mod man;
 mod regen;
 mod route;
+mod search;
 mod stats;
 mod view;
 
@@ -106,6 +107,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         VaultCommand::History(args) => history::history(&ctx, args),
         VaultCommand::Explain(args) => explain::explain(&ctx, args),
+        VaultCommand::Search(args) => search::search(&ctx, args),
         VaultCommand::Stats(args) => stats::stats(&ctx, args),
         VaultCommand::View(args) => view::view(&ctx, args),
         VaultCommand::Mcp => {

@@ -97,3 +97,21 @@ pub(super) struct ExplainParams {
     /// The item: its ID (or a unique ID prefix), or a text.
     pub item: String,
 }
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub(super) struct SearchParams {
+    /// What to look for: words, identifiers (`#12`, `gen_vault.rs`), any language.
+    pub query: String,
+    /// Only hits of this project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// `open`, `resolved`, `cancelled` or `all` (default).
+    #[serde(default)]
+    pub status: Option<String>,
+    /// Only hits whose latest date is on or after this day, YYYY-MM-DD.
+    #[serde(default)]
+    pub since: Option<String>,
+    /// At most this many hits (default 10; 0: all).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}

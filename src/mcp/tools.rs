@@ -28,6 +28,34 @@ pub(crate) struct Server {
     tool_router: ToolRouter<Self>,
 }
 
+impl Server {
+    fn search_json(&self, p: SearchParams) -> Result<crate::search::Results> {
+        let status = match p.status.as_deref() {
+            None | Some("all") => crate::search::StatusFilter::All,
+            Some("open") => crate::search::StatusFilter::Open,
+            Some("resolved") => crate::search::StatusFilter::Resolved,
+            Some("cancelled") => crate::search::StatusFilter::Cancelled,
+            Some(_) => {
+                return Err(Error::MissingArgument {
+                    needed: "status: one of open, resolved, cancelled, all",
+                });
+            }
+        };
+        let options = crate::search::Options {
+            query: p.query,
+            project: p.project,
+            status,
+            since: p.since.map(|d| parse_date("since", &d)).transpose()?,
+            limit: p.limit.unwrap_or(crate::search::DEFAULT_LIMIT),
+        };
+        let a = crate::pipeline::analyze(&self.root, &self.cfg)?;
+        let v = &a.vault;
+        let corpus = crate::search::corpus(&a.merged, &v.signals, &v.skips);
+        let today = v.today.unwrap_or_else(|| self.cfg.today());
+        crate::search::search(corpus, &options, v.as_of, today, &v.projects)
+    }
+}
+
 /// A tool's outcome: JSON (or text) on success, the CLI's message as a tool
 /// error otherwise.
 fn reply<T: Serialize>(r: Result<T>) -> std::result::Result<CallToolResult, ErrorData> {
@@ -300,6 +328,16 @@ impl Server {
         Parameters(p): Parameters<HistoryParams>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
         reply(crate::history::history(&self.root, &self.cfg, &p.item))
+    }
+
+    #[tool(
+        description = "Did we already do this? Ranked full-text search (BM25) over every item, open, resolved or cancelled, and every Done/Skipped entry, as JSON: each hit with its ID (open items), status, dates, path:line and the entry that resolved it. Identifiers (#12, file names) count as exact terms; Korean and Japanese work."
+    )]
+    fn search(
+        &self,
+        Parameters(p): Parameters<SearchParams>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        reply(self.search_json(p))
     }
 }
 

@@ -29,6 +29,7 @@ mod rules_sections;
 mod safety_config;
 mod safety_privacy;
 mod safety_writes;
+mod search;
 mod smoke;
 mod stats;
 mod summary;

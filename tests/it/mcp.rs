@@ -133,8 +133,8 @@ fn mcp_lists_and_calls_every_tool() {
     assert_eq!(
         names,
         [
-            "cancel", "defer", "done", "explain", "extract", "history", "list", "route", "stats",
-            "status"
+            "cancel", "defer", "done", "explain", "extract", "history", "list", "route", "search",
+            "stats", "status"
         ]
     );
     for t in tools["result"]["tools"].as_array().unwrap() {
@@ -337,5 +337,35 @@ fn mcp_list_filters_by_status_due_deferred_and_blocked() {
     assert!(!texts(json!({})).contains(&"plan the offsite".to_string()));
     let bad = c.call("list", json!({"due": "someday"}));
     assert_eq!(bad["isError"], true);
+    c.close();
+}
+
+#[test]
+fn mcp_search_ranks_filters_and_refuses_a_bad_status() {
+    let v = vault();
+    let mut c = Client::start(&v);
+    c.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "it", "version": "1"}}),
+    );
+    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let found = ok_json(&c.call("search", json!({"query": "lock timeout"})));
+    assert_eq!(found["schema"], 1);
+    assert_eq!(found["hits"][0]["text"], "add lock timeout", "{found}");
+    assert_eq!(found["hits"][0]["status"], "open");
+    let none = ok_json(&c.call(
+        "search",
+        json!({"query": "lock", "status": "resolved", "project": "wrap-cli", "since": "2026-01-01", "limit": 5}),
+    ));
+    assert_eq!(none["matched"], 0, "{none}");
+    let bad = c.call("search", json!({"query": "lock", "status": "maybe"}));
+    assert_eq!(bad["isError"], true, "{bad}");
+    assert!(
+        text(&bad).contains("open, resolved, cancelled, all"),
+        "{bad}"
+    );
+    let bad = c.call("search", json!({"query": "lock", "since": "yesterday"}));
+    assert_eq!(bad["isError"], true, "{bad}");
     c.close();
 }

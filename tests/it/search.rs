@@ -1,0 +1,382 @@
+//! `search`: ranking (identifiers, recency), filters, Korean and Japanese
+//! queries, private spans, the JSON shape and the refusals.
+
+use crate::common::{Vault, md, stderr, stdout};
+use serde_json::Value;
+
+/// `search QUERY… --format json` with a fixed today.
+fn search(v: &Vault, args: &[&str]) -> Value {
+    let mut all = vec!["--today", "2026-05-06", "search", "--format", "json"];
+    all.extend_from_slice(args);
+    v.json(&all)
+}
+
+fn hit_texts(r: &Value) -> Vec<String> {
+    r["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Open, resolved and cancelled items and entries of two projects.
+fn history_vault() -> Vault {
+    Vault::new()
+        .project("app")
+        .project("site")
+        .file(
+            "projects/app/todos.md",
+            md(&[
+                "# app",
+                "",
+                "## Next",
+                "",
+                "- [ ] parse the config file twice",
+                "- [ ] fix `parse_config` on empty input",
+                "- [ ] look at issue 12 again",
+                "- [ ] close #12 after the release",
+                "- [x] add the CSV export button",
+            ]),
+        )
+        .file(
+            "journal/2026-01-10.md",
+            md(&[
+                "# 2026-01-10",
+                "",
+                "## Session: export (app)",
+                "",
+                "### Next",
+                "",
+                "- add the CSV export button",
+                "- rewrite the exporter in Go",
+                "",
+                "### Skipped follow-ups",
+                "",
+                "- rewrite the exporter in Go",
+            ]),
+        )
+        .file(
+            "journal/2026-04-20.md",
+            md(&[
+                "# 2026-04-20",
+                "",
+                "## Session: site (site)",
+                "",
+                "### Next",
+                "",
+                "- redesign the landing page",
+                "",
+                "### Done",
+                "",
+                "- migrated the DNS records to the new host",
+            ]),
+        )
+}
+
+#[test]
+fn an_exact_identifier_beats_a_word_match() {
+    let v = history_vault();
+    let r = search(&v, &["parse_config"]);
+    assert_eq!(
+        hit_texts(&r)[..2],
+        [
+            "fix `parse_config` on empty input",
+            "parse the config file twice"
+        ]
+    );
+    let r = search(&v, &["#12"]);
+    assert_eq!(
+        hit_texts(&r)[..2],
+        ["close #12 after the release", "look at issue 12 again"]
+    );
+}
+
+#[test]
+fn recent_beats_old_at_equal_relevance() {
+    // The same text in two projects (never merged); the older file sorts
+    // first by path, so only the date can put the newer one first.
+    let v = Vault::new()
+        .project("alpha")
+        .project("beta")
+        .file(
+            "journal/2025-02-01.md",
+            md(&[
+                "## Session: a (alpha)",
+                "",
+                "### Next",
+                "",
+                "- write the migration guide",
+            ]),
+        )
+        .file(
+            "journal/2026-05-01.md",
+            md(&[
+                "## Session: b (beta)",
+                "",
+                "### Next",
+                "",
+                "- write the migration guide",
+            ]),
+        );
+    let r = search(&v, &["migration", "guide"]);
+    let hits = r["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 2, "{r}");
+    assert_eq!(hits[0]["project"], "beta");
+    assert_eq!(hits[1]["project"], "alpha");
+    assert!(hits[0]["score"].as_f64() > hits[1]["score"].as_f64(), "{r}");
+}
+
+#[test]
+fn a_resolved_item_shows_what_resolved_it() {
+    let v = history_vault();
+    let r = search(&v, &["csv", "export"]);
+    let h = &r["hits"][0];
+    assert_eq!(h["status"], "resolved");
+    assert_eq!(h["kind"], "item");
+    assert_eq!(h["text"], "add the CSV export button");
+    assert_eq!(h["path"], "journal/2026-01-10.md");
+    assert_eq!(h["line"], 7);
+    assert_eq!(h["first_seen"], "2026-01-10");
+    assert_eq!(h["resolved_by"]["kind"], "done");
+    assert_eq!(h["resolved_by"]["path"], "projects/app/todos.md");
+    assert_eq!(h["resolved_by"]["line"], 9);
+    assert_eq!(r["matched"], 1, "{r}");
+}
+
+#[test]
+fn a_skipped_item_is_cancelled_and_a_lone_done_entry_is_found() {
+    let v = history_vault();
+    let r = search(&v, &["exporter"]);
+    assert_eq!(r["hits"][0]["status"], "cancelled");
+    assert_eq!(r["hits"][0]["resolved_by"]["kind"], "skipped");
+    assert_eq!(r["hits"][0]["resolved_by"]["line"], 12);
+    let r = search(&v, &["DNS"]);
+    assert_eq!(r["hits"][0]["kind"], "done");
+    assert_eq!(r["hits"][0]["status"], "resolved");
+    assert_eq!(
+        r["hits"][0]["text"],
+        "migrated the DNS records to the new host"
+    );
+    assert_eq!(r["hits"][0]["path"], "journal/2026-04-20.md");
+}
+
+#[test]
+fn status_project_since_and_limit_filter_the_hits() {
+    let v = history_vault();
+    let all = search(&v, &["the", "export", "page", "config", "DNS", "Go"]);
+    assert_eq!(all["matched"], 6, "{all}");
+    let open = search(&v, &["export", "page", "config", "--status", "open"]);
+    assert!(
+        open["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["status"] == "open" && h["id"].is_string()),
+        "{open}"
+    );
+    let sorted = |r: &Value| {
+        let mut t = hit_texts(r);
+        t.sort();
+        t
+    };
+    let resolved = search(&v, &["export", "DNS", "Go", "--status", "resolved"]);
+    assert_eq!(
+        sorted(&resolved),
+        [
+            "add the CSV export button",
+            "migrated the DNS records to the new host"
+        ]
+    );
+    let cancelled = search(&v, &["export", "DNS", "Go", "--status", "cancelled"]);
+    assert_eq!(hit_texts(&cancelled), ["rewrite the exporter in Go"]);
+    let site = search(&v, &["page", "config", "DNS", "--project", "SITE"]);
+    assert_eq!(
+        sorted(&site),
+        [
+            "migrated the DNS records to the new host",
+            "redesign the landing page"
+        ]
+    );
+    let since = search(&v, &["export", "page", "config", "--since", "2026-04-01"]);
+    assert_eq!(hit_texts(&since), ["redesign the landing page"]);
+    let one = search(&v, &["export", "page", "config", "--limit", "1"]);
+    assert_eq!(one["hits"].as_array().unwrap().len(), 1);
+    assert!(one["matched"].as_u64().unwrap() > 1, "{one}");
+}
+
+#[test]
+fn korean_queries_find_korean_items() {
+    let v = Vault::new().project("app").file(
+        "journal/2026-05-01.md",
+        md(&[
+            "## 세션: 내보내기 (app)",
+            "",
+            "### 다음 세션",
+            "",
+            "- CSV 내보내기 버그를 고치자",
+            "- 로그인 화면 디자인 정리",
+        ]),
+    );
+    let r = search(&v, &["내보내기"]);
+    assert_eq!(hit_texts(&r), ["CSV 내보내기 버그를 고치자"]);
+    let r = search(&v, &["로그인", "화면"]);
+    assert_eq!(hit_texts(&r), ["로그인 화면 디자인 정리"]);
+}
+
+#[test]
+fn japanese_queries_find_japanese_items() {
+    let v = Vault::new().project("app").file(
+        "journal/2026-05-01.md",
+        md(&[
+            "## Session: 設定 (app)",
+            "",
+            "### 次のステップ",
+            "",
+            "- 設定画面の保存ボタンを直す",
+            "- ログイン処理のテストを書く",
+        ]),
+    );
+    let r = search(&v, &["設定画面"]);
+    assert_eq!(hit_texts(&r), ["設定画面の保存ボタンを直す"]);
+    let r = search(&v, &["テスト"]);
+    assert_eq!(hit_texts(&r), ["ログイン処理のテストを書く"]);
+}
+
+#[test]
+fn private_spans_are_neither_found_nor_shown() {
+    let v = Vault::new().project("app").file(
+        "projects/app/todos.md",
+        md(&[
+            "## Next",
+            "",
+            "- [ ] call <private>Dr. Hernandez about the biopsy</private> tomorrow",
+            "- [ ] ask <private>",
+            "  zanzibar_secret.rs and #77",
+            "  </private> later",
+        ]),
+    );
+    for q in [
+        "Hernandez",
+        "biopsy",
+        "zanzibar_secret.rs",
+        "#77",
+        "private",
+    ] {
+        let r = search(&v, &[q]);
+        assert_eq!(r["matched"], 0, "{q}: {r}");
+    }
+    let out = v
+        .cmd()
+        .args(["search", "call", "tomorrow", "ask", "later"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("call [private] tomorrow"), "{text}");
+    for secret in ["Hernandez", "biopsy", "zanzibar", "77"] {
+        assert!(!text.contains(secret), "{text}");
+    }
+}
+
+#[test]
+fn the_json_hit_has_every_documented_field() {
+    let v = history_vault();
+    let r = search(&v, &["landing", "page"]);
+    let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["as_of", "hits", "matched", "query", "schema"]);
+    assert_eq!(r["schema"], 1);
+    assert_eq!(r["query"], "landing page");
+    assert_eq!(r["as_of"], "2026-04-20");
+    let h = &r["hits"][0];
+    let mut keys: Vec<&str> = h.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "first_seen",
+            "id",
+            "kind",
+            "last_seen",
+            "line",
+            "path",
+            "places",
+            "project",
+            "rank",
+            "resolved_by",
+            "score",
+            "source",
+            "status",
+            "text"
+        ]
+    );
+    assert_eq!(h["rank"], 1);
+    assert_eq!(h["status"], "open");
+    assert_eq!(h["source"], "journal_next");
+    assert_eq!(h["project"], "site");
+    assert!(h["id"].as_str().unwrap().len() >= 6, "{h}");
+    assert_eq!(
+        h["places"],
+        serde_json::json!([{"path": "journal/2026-04-20.md", "line": 7, "date": "2026-04-20"}])
+    );
+    // The ID is the one `list` shows, and `done` takes it.
+    let list = v.json(&["--today", "2026-05-06", "list", "--format", "json"]);
+    let ids: Vec<&Value> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| &i["id"])
+        .collect();
+    assert!(ids.contains(&&h["id"]), "{list}");
+}
+
+#[test]
+fn text_output_names_status_id_place_and_resolution() {
+    let v = history_vault();
+    let out = v
+        .cmd()
+        .args(["--today", "2026-05-06", "search", "csv", "export"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "1 of 1 matches for \"csv export\"\n 1. [resolved] (app) add the CSV export button\n    journal/2026-01-10.md:7  2026-01-10  done by projects/app/todos.md:9: add the CSV export button\n"
+    );
+}
+
+#[test]
+fn no_match_is_not_an_error() {
+    let v = history_vault();
+    let out = v.cmd().args(["search", "kubernetes"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "no match for \"kubernetes\"\n");
+}
+
+#[test]
+fn a_query_without_a_word_or_an_unknown_project_is_refused() {
+    let v = history_vault();
+    let out = v
+        .cmd()
+        .args(["search", "--", "...", "!!"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("QUERY with at least one letter or digit"),
+        "{}",
+        stderr(&out)
+    );
+    let out = v
+        .cmd()
+        .args(["search", "export", "--project", "nosuch"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    let out = v
+        .cmd()
+        .args(["search", "export", "--since", "May 1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
