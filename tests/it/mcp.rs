@@ -339,3 +339,24 @@ fn mcp_list_filters_by_status_due_deferred_and_blocked() {
     assert_eq!(bad["isError"], true);
     c.close();
 }
+
+#[test]
+fn mcp_route_refuses_a_text_with_a_nul_and_writes_nothing() {
+    let v = vault();
+    let before = v.read("projects/wrap-cli/todos.md");
+    let mut c = Client::start(&v);
+    c.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "it", "version": "1"}}),
+    );
+    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let refused = c.call(
+        "route",
+        json!({"entries": [{"text": "hide \u{0} it", "to": "project", "project": "wrap-cli"}]}),
+    );
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(text(&refused).contains("U+0000"), "{refused}");
+    assert_eq!(v.read("projects/wrap-cli/todos.md"), before);
+    c.close();
+}

@@ -108,3 +108,130 @@ fn the_default_lock_file_is_created_and_reused() {
     assert!(v.exists(".agents/locks/active-status.lock"));
     assert_eq!(run(&v, &["regen"]).status.code(), Some(0));
 }
+
+// ------------------------------------------------- text written into the vault
+
+fn route_from(v: &Vault, json: &str) -> Output {
+    v.cmd()
+        .args(["route", "--from", "-"])
+        .write_stdin(json)
+        .output()
+        .expect("run binary")
+}
+
+fn assert_refused_unchanged(v: &Vault, o: &Output, why: &str) {
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(o));
+    assert!(stderr(o).contains(why), "{}", stderr(o));
+    assert_eq!(v.read(DAY), HEAD);
+    assert!(!v.exists("projects/p/todos.md"));
+}
+
+#[test]
+fn a_routed_text_with_a_nul_is_refused_and_nothing_written() {
+    let v = Vault::new().project("p").file(DAY, HEAD);
+    let o = route_from(
+        &v,
+        r#"[{"text": "fine", "to": "project", "project": "p"},
+            {"text": "hides \u0000 the file", "to": "journal", "date": "2026-05-06"}]"#,
+    );
+    assert_refused_unchanged(
+        &v,
+        &o,
+        "entry 2: text holds the control character U+0000 at character 7",
+    );
+}
+
+#[test]
+fn a_routed_text_with_a_control_character_is_refused() {
+    let v = Vault::new().project("p").file(DAY, HEAD);
+    let o = run(
+        &v,
+        &[
+            "route",
+            "--to",
+            "journal",
+            "--date",
+            "2026-05-06",
+            "bell \u{7} here",
+        ],
+    );
+    assert_refused_unchanged(&v, &o, "U+0007");
+    // A tab is text.
+    let o = run(
+        &v,
+        &["route", "--to", "journal", "--date", "2026-05-06", "a\tb"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn a_routed_text_over_the_length_limit_is_refused() {
+    let v = Vault::new().project("p").file(DAY, HEAD);
+    let long = "é".repeat(2001);
+    let o = run(
+        &v,
+        &["route", "--to", "journal", "--date", "2026-05-06", &long],
+    );
+    assert_refused_unchanged(
+        &v,
+        &o,
+        "2001 characters long, over the 2000-character limit",
+    );
+    let at_limit = "é".repeat(2000);
+    let o = run(
+        &v,
+        &[
+            "route",
+            "--to",
+            "journal",
+            "--date",
+            "2026-05-06",
+            &at_limit,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn a_routed_text_with_an_unclosed_private_tag_is_refused() {
+    let v = Vault::new().project("p").file(DAY, HEAD);
+    for text in [
+        "rotate <private>key",
+        "stray </private> close",
+        "<private>a</private></private>",
+    ] {
+        let o = run(
+            &v,
+            &["route", "--to", "journal", "--date", "2026-05-06", text],
+        );
+        assert_refused_unchanged(&v, &o, "`<private>` without its `</private>`");
+    }
+    let o = run(
+        &v,
+        &[
+            "route",
+            "--to",
+            "journal",
+            "--date",
+            "2026-05-06",
+            "rotate <private>key</private> now",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(v.open_texts().contains(&"first".to_string()));
+}
+
+#[test]
+fn done_never_writes_an_entry_whose_text_holds_a_control_character() {
+    // A plain bullet (no checkbox) gets a journal entry on `done`.
+    let v = Vault::new().project("p").file(
+        "projects/p/PROGRESS.md",
+        "## Next\n\n- ring \u{7} the bell\n",
+    );
+    let before = v.read("projects/p/PROGRESS.md");
+    let o = run(&v, &["done", "ring"]);
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    assert!(stderr(&o).contains("U+0007"), "{}", stderr(&o));
+    assert_eq!(v.read("projects/p/PROGRESS.md"), before);
+    assert!(!v.exists("journal"));
+}
