@@ -360,3 +360,26 @@ fn mcp_route_refuses_a_text_with_a_nul_and_writes_nothing() {
     assert_eq!(v.read("projects/wrap-cli/todos.md"), before);
     c.close();
 }
+
+#[test]
+fn mcp_dry_run_diffs_never_show_private_text() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        "## Next Session\n\n- [ ] pay the <private>card 4111</private> bill\n",
+    );
+    let mut c = Client::start(&v);
+    c.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "it", "version": "1"}}),
+    );
+    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let dry = ok_json(&c.call(
+        "done",
+        json!({"item": "projects/p/todos.md:3", "dry_run": true}),
+    ));
+    let diff = dry["diff"].as_str().unwrap();
+    assert!(diff.contains("+- [x] pay the [private] bill"), "{dry}");
+    assert!(!dry.to_string().contains("4111"), "{dry}");
+    c.close();
+}

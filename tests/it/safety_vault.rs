@@ -235,3 +235,32 @@ fn done_never_writes_an_entry_whose_text_holds_a_control_character() {
     assert_eq!(v.read("projects/p/PROGRESS.md"), before);
     assert!(!v.exists("journal"));
 }
+
+// ------------------------------------------------------------ dry-run diffs
+
+#[test]
+fn dry_run_diffs_never_show_private_text() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        "## Next Session\n\n- [ ] pay the <private>card 4111 1111</private> bill\n\
+         - [ ] call <private>the lawyer\n  about the will</private> back\n",
+    );
+    for args in [
+        &["done", "--dry-run", "projects/p/todos.md:3"][..],
+        &[
+            "cancel",
+            "--dry-run",
+            "--format",
+            "json",
+            "projects/p/todos.md:4",
+        ][..],
+    ] {
+        let o = run(&v, args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let out = crate::common::stdout(&o);
+        assert!(out.contains("[private]"), "{args:?}: {out}");
+        for secret in ["4111", "lawyer", "the will"] {
+            assert!(!out.contains(secret), "{args:?} shows {secret}: {out}");
+        }
+    }
+}
