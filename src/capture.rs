@@ -97,6 +97,9 @@ pub(crate) struct Captured {
     pub items: usize,
     /// Orphans left out because the session reached its cap.
     pub over_cap: usize,
+    /// Orphans left out because their text cannot be written as an item
+    /// (a control character, too long, an unbalanced `<private>`).
+    pub refused: usize,
 }
 
 /// Writes the orphans of `out` that are neither persisted nor captured into a
@@ -119,8 +122,17 @@ pub(crate) fn capture(
         .filter(|c| last_request || c.origin != Origin::LastRequest)
         .map(|c| c.text.as_str())
         .collect();
+    let before = fresh.len();
+    let fresh: Vec<&str> = fresh
+        .into_iter()
+        .filter(|t| crate::route::check_text(&t.replace(['\n', '\r'], " ")).is_ok())
+        .collect();
+    let refused = before - fresh.len();
     if fresh.is_empty() {
-        return Ok(Captured::default());
+        return Ok(Captured {
+            refused,
+            ..Captured::default()
+        });
     }
     let vault = crate::vault_fs::VaultDir::open(root)?;
     let room = cfg
@@ -133,6 +145,7 @@ pub(crate) fn capture(
             path: None,
             items: 0,
             over_cap,
+            refused,
         });
     }
     let now = crate::clock::now();
@@ -168,6 +181,7 @@ pub(crate) fn capture(
         path: Some(vault.display(&rel)),
         items: take,
         over_cap,
+        refused,
     })
 }
 

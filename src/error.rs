@@ -80,6 +80,19 @@ pub enum EntryProblem {
         value: String,
         reason: String,
     },
+    /// The text holds a control character other than tab (`at`: 1-based
+    /// character position).
+    ControlChar {
+        ch: u32,
+        at: usize,
+    },
+    /// The text is longer than [`crate::route::MAX_TEXT_CHARS`].
+    TooLong {
+        chars: usize,
+        max: usize,
+    },
+    /// A `<private>` span is left open, or a `</private>` closes none.
+    UnbalancedPrivate,
 }
 
 impl fmt::Display for EntryProblem {
@@ -102,6 +115,18 @@ impl fmt::Display for EntryProblem {
             EntryProblem::BadDate { value, reason } => {
                 write!(f, "date {value:?}: {reason}; expected YYYY-MM-DD")
             }
+            EntryProblem::ControlChar { ch, at } => write!(
+                f,
+                "text holds the control character U+{ch:04X} at character {at}; only tab is allowed"
+            ),
+            EntryProblem::TooLong { chars, max } => write!(
+                f,
+                "text is {chars} characters long, over the {max}-character limit"
+            ),
+            EntryProblem::UnbalancedPrivate => write!(
+                f,
+                "text has a `<private>` without its `</private>` (or a `</private>` without its `<private>`), which would hide or reveal other lines of the file"
+            ),
         }
     }
 }

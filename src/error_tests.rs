@@ -320,6 +320,17 @@ fn every_entry_problem_reads_as_a_sentence() {
             },
             "date \"x\": bad; expected YYYY-MM-DD",
         ),
+        (
+            EntryProblem::ControlChar { ch: 0, at: 3 },
+            "text holds the control character U+0000 at character 3; only tab is allowed",
+        ),
+        (
+            EntryProblem::TooLong {
+                chars: 2001,
+                max: 2000,
+            },
+            "text is 2001 characters long, over the 2000-character limit",
+        ),
     ];
     for (p, want) in problems {
         assert_eq!(p.to_string(), want);

@@ -16,6 +16,8 @@ pub struct LockOptions {
     /// The vault root: the lock file must resolve inside it.
     pub root: PathBuf,
     pub path: PathBuf,
+    /// Where `lock.path` came from (`default`, `file …`), for messages.
+    pub origin: String,
     pub timeout: Duration,
     /// `--no-wait`: fail at once when the lock is held.
     pub no_wait: bool,
@@ -67,6 +69,26 @@ fn command_name() -> String {
     }
 }
 
+/// Whether the open file is empty or holds only a holder record: the only
+/// contents a lock file this tool created can have.
+fn holds_a_lock_record(file: &std::fs::File) -> bool {
+    let mut buf = vec![0u8; 4097];
+    let Ok(n) = std::os::unix::fs::FileExt::read_at(file, &mut buf, 0) else {
+        return false;
+    };
+    if n > 4096 {
+        return false;
+    }
+    std::str::from_utf8(&buf[..n]).is_ok_and(|text| {
+        text.lines().all(|l| {
+            l.is_empty()
+                || ["pid=", "command=", "since="]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+        })
+    })
+}
+
 fn holder_record() -> String {
     format!(
         "pid={}\ncommand={}\nsince={}\n",
@@ -86,7 +108,21 @@ pub(crate) fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) ->
         .strip_prefix(&opts.root)
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|_| path.to_string_lossy().into_owned());
-    let file = vault.open_lock(&rel)?;
+    let refused = |why: String| Error::Config {
+        origin: format!("configuration ({})", opts.origin),
+        message: format!("key `lock.path`: {rel:?} is refused: {why}"),
+    };
+    let file = vault.open_lock(&rel).map_err(|e| match e {
+        Error::OutsideVault { why, .. } => refused(why),
+        e => e,
+    })?;
+    if !holds_a_lock_record(&file) {
+        return Err(refused(
+            "it is not a lock file (it holds other text); a lock file is never an \
+             existing file the tool did not create, and is never truncated"
+                .into(),
+        ));
+    }
     let reader = file.try_clone().map_err(|e| Error::write(path, e))?;
     let mut lock = fd_lock::RwLock::new(file);
     let start = Instant::now();

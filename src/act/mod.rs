@@ -285,7 +285,11 @@ pub(crate) fn diff(changes: &[FileChange]) -> String {
         if old == new {
             continue;
         }
-        let diff = similar::TextDiff::from_lines(old.as_str(), &*new);
+        // Like every other output: private spans redacted, over each whole
+        // file (a span may run across lines; line breaks are kept).
+        let old = crate::privacy::redact(&old);
+        let new = crate::privacy::redact(&new);
+        let diff = similar::TextDiff::from_lines(&*old, &*new);
         out.push_str(
             &diff
                 .unified_diff()

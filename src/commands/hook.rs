@@ -96,6 +96,13 @@ fn capture(ctx: &Ctx, input: &Value, cwd: &Path, by: &str, last_request: bool) -
             path.display()
         );
     }
+    if done.refused > 0 {
+        eprintln!(
+            "active-status: warning: {} follow-ups not captured: their text holds a control character, is over {} characters or has an unbalanced <private>",
+            done.refused,
+            crate::route::MAX_TEXT_CHARS
+        );
+    }
     if done.over_cap > 0 {
         eprintln!(
             "active-status: {} more follow-ups not captured: this session reached hook.max_captured ({}); run /wrap",

@@ -102,6 +102,7 @@ impl Server {
         LockOptions {
             root: self.root.clone(),
             path: self.root.join(&self.cfg.lock_path),
+            origin: self.cfg.origin("lock.path").to_string(),
             timeout: Duration::try_from_secs_f64(self.cfg.lock_timeout_secs)
                 .unwrap_or(Duration::MAX),
             no_wait: false,

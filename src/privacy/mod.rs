@@ -204,6 +204,37 @@ pub fn spans(text: &str) -> Vec<(u32, &str)> {
     out
 }
 
+/// Whether every `<private>` of `text` is closed by a `</private>` and
+/// every `</private>` closes one: a text that can be put into a file
+/// without changing what the file's other lines hide.
+pub fn is_balanced(text: &str) -> bool {
+    let b = text.as_bytes();
+    if !may_hold_tag(b) {
+        return true;
+    }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(off) = memchr::memchr(b'<', &b[i..]) {
+        let at = i + off;
+        match tag_at(&b[at..]) {
+            None => i = at + 1,
+            Some(Tag::Open(len)) => {
+                depth += 1;
+                i = at + len;
+            }
+            Some(Tag::Close(len)) => {
+                let Some(d) = depth.checked_sub(1) else {
+                    return false;
+                };
+                depth = d;
+                i = at + len;
+            }
+            Some(Tag::Empty(len)) => i = at + len,
+        }
+    }
+    depth == 0
+}
+
 /// Redacts a whole text (a file, a message, an item): every span replaced
 /// by `[private]`, line breaks inside spans kept.
 pub fn redact(text: &str) -> Cow<'_, str> {

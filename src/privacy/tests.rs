@@ -236,3 +236,25 @@ proptest! {
         prop_assert_eq!(got, want_spans, "{:?}", doc);
     }
 }
+
+#[test]
+fn balanced_tags_close_every_open_and_open_every_close() {
+    for ok in [
+        "",
+        "plain",
+        "a <private>b</private> c",
+        "<private>a <private>b</private></private>",
+        "<private/> empty",
+        "<privateer> is no tag",
+    ] {
+        assert!(is_balanced(ok), "{ok:?}");
+    }
+    for bad in [
+        "<private>open",
+        "stray </private>",
+        "<private>a</private></private>",
+        "<PRIVATE >a",
+    ] {
+        assert!(!is_balanced(bad), "{bad:?}");
+    }
+}

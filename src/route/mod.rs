@@ -172,6 +172,37 @@ fn check_slug(what: &'static str, v: &str) -> std::result::Result<String, EntryP
     }
 }
 
+/// The longest text written as one item, in characters (docs/FORMAT.md §9.2).
+pub(crate) const MAX_TEXT_CHARS: usize = 2000;
+
+/// Checks a text about to be written into a vault file as one item: no
+/// control character but tab (a NUL would make the scanner skip the whole
+/// file), at most [`MAX_TEXT_CHARS`] characters, and balanced `<private>`
+/// tags (an unclosed one would hide the file's later lines).
+pub(crate) fn check_text(text: &str) -> std::result::Result<(), EntryProblem> {
+    if let Some((at, ch)) = text
+        .chars()
+        .enumerate()
+        .find(|&(_, c)| c.is_control() && c != '\t')
+    {
+        return Err(EntryProblem::ControlChar {
+            ch: ch as u32,
+            at: at + 1,
+        });
+    }
+    let chars = text.chars().count();
+    if chars > MAX_TEXT_CHARS {
+        return Err(EntryProblem::TooLong {
+            chars,
+            max: MAX_TEXT_CHARS,
+        });
+    }
+    if !crate::privacy::is_balanced(text) {
+        return Err(EntryProblem::UnbalancedPrivate);
+    }
+    Ok(())
+}
+
 /// Validates every entry; the first problem refuses the whole batch.
 pub fn validate(entries: &[RouteEntry], default_date: Date) -> Result<Vec<Checked>> {
     let total = entries.len();
@@ -189,6 +220,7 @@ pub fn validate(entries: &[RouteEntry], default_date: Date) -> Result<Vec<Checke
             if text.contains(['\n', '\r']) {
                 return Err(bad(i, total, EntryProblem::MultiLine));
             }
+            check_text(text).map_err(|p| bad(i, total, p))?;
             let project = e
                 .project
                 .as_deref()

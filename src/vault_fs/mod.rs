@@ -206,13 +206,70 @@ impl VaultDir {
             return Ok(Some((d, name)));
         };
         if create {
+            // Before creating anything: the deepest folder that exists.
+            if let Some(existing) = parent.ancestors().find_map(|a| {
+                if a.as_os_str().is_empty() {
+                    return None;
+                }
+                self.dir.open_dir(a).ok()
+            }) {
+                self.refuse_git(rel, &existing)?;
+            }
             self.create_dir_all_path(rel, parent)?;
         }
         match self.dir.open_dir(parent) {
-            Ok(d) => Ok(Some((d, name))),
+            Ok(d) => {
+                if create {
+                    self.refuse_git(rel, &d)?;
+                }
+                Ok(Some((d, name)))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !create => Ok(None),
             Err(e) => Err(self.io_err(rel, e, create)),
         }
+    }
+
+    /// Refuses a write under `dir` when its resolved location is git's own
+    /// folder or inside one (a committed link `gd -> .git` leads there while
+    /// every name on the way looks harmless): the root's `.git`, or any
+    /// folder below the root holding `HEAD`, `objects/` and `refs/`.
+    fn refuse_git(&self, rel: &str, dir: &Dir) -> Result<()> {
+        let inside = self
+            .in_git_dir(dir)
+            .map_err(|e| self.io_err(rel, e, true))?;
+        if inside {
+            return Err(self.escape(
+                rel,
+                "it resolves into git's own folder (.git) through a symbolic link",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `dir`, walked up through `..` to the root, meets a git folder.
+    fn in_git_dir(&self, dir: &Dir) -> std::io::Result<bool> {
+        use cap_std::fs::MetadataExt as _;
+        let id = |m: &cap_std::fs::Metadata| (m.dev(), m.ino());
+        let root = id(&self.dir.dir_metadata()?);
+        let dot_git = self.dir.metadata(".git").ok().map(|m| id(&m));
+        let mut cur = dir.try_clone()?;
+        // A folder depth bound; a walk that never meets the root is not
+        // under it (cap-std already refused such a path).
+        for _ in 0..4096 {
+            let here = id(&cur.dir_metadata()?);
+            if here == root {
+                return Ok(false);
+            }
+            if Some(here) == dot_git || is_git_dir(&cur) {
+                return Ok(true);
+            }
+            let up = cur.open_parent_dir(cap_std::ambient_authority())?;
+            if id(&up.dir_metadata()?) == here {
+                return Ok(false);
+            }
+            cur = up;
+        }
+        Ok(false)
     }
 
     /// Creates `rel` and its missing parents as folders under the root.
@@ -356,6 +413,12 @@ impl VaultDir {
     pub fn exists(&self, rel: &str) -> bool {
         check_rel(rel).is_ok_and(|p| self.dir.symlink_metadata(p).is_ok())
     }
+}
+
+/// A folder git owns: `HEAD` and the `objects/` and `refs/` folders.
+fn is_git_dir(dir: &Dir) -> bool {
+    let kind = |name: &str| dir.symlink_metadata(name).ok().map(|m| m.is_dir());
+    kind("HEAD") == Some(false) && kind("objects") == Some(true) && kind("refs") == Some(true)
 }
 
 #[cfg(test)]

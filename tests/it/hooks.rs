@@ -730,3 +730,33 @@ fn session_end_and_pre_compact_survive_case_folding_that_resizes() {
         );
     }
 }
+
+#[test]
+fn session_end_never_captures_a_follow_up_holding_a_control_character() {
+    let v = lock_vault();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let line = |kind: &str, text: &str| {
+        json!({"type": kind, "sessionId": "abcdef123456", "message": {"role": kind, "content": text}})
+            .to_string()
+    };
+    let lines = [
+        line("user", "tidy the parser"),
+        line(
+            "assistant",
+            "Tidied.\n\nNext steps:\n- hide the \u{0} rest of the file\n- document the parser\n",
+        ),
+    ];
+    let transcript = tmp.path().join("nul.jsonl");
+    std::fs::write(&transcript, lines.join("\n") + "\n").expect("write transcript");
+    let out = Env::new().hook(
+        "session-end",
+        &end_input(&transcript, &v.join("projects/wrap-cli")),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(captured_lines(&v), ["document the parser"]);
+    assert!(
+        stderr(&out).contains("1 follow-ups not captured: their text holds a control character"),
+        "{}",
+        stderr(&out)
+    );
+}

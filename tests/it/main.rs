@@ -28,6 +28,7 @@ mod rules_merge;
 mod rules_sections;
 mod safety_config;
 mod safety_privacy;
+mod safety_vault;
 mod safety_writes;
 mod search;
 mod smoke;

@@ -369,3 +369,47 @@ fn mcp_search_ranks_filters_and_refuses_a_bad_status() {
     assert_eq!(bad["isError"], true, "{bad}");
     c.close();
 }
+
+#[test]
+fn mcp_route_refuses_a_text_with_a_nul_and_writes_nothing() {
+    let v = vault();
+    let before = v.read("projects/wrap-cli/todos.md");
+    let mut c = Client::start(&v);
+    c.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "it", "version": "1"}}),
+    );
+    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let refused = c.call(
+        "route",
+        json!({"entries": [{"text": "hide \u{0} it", "to": "project", "project": "wrap-cli"}]}),
+    );
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(text(&refused).contains("U+0000"), "{refused}");
+    assert_eq!(v.read("projects/wrap-cli/todos.md"), before);
+    c.close();
+}
+
+#[test]
+fn mcp_dry_run_diffs_never_show_private_text() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        "## Next Session\n\n- [ ] pay the <private>card 4111</private> bill\n",
+    );
+    let mut c = Client::start(&v);
+    c.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "it", "version": "1"}}),
+    );
+    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let dry = ok_json(&c.call(
+        "done",
+        json!({"item": "projects/p/todos.md:3", "dry_run": true}),
+    ));
+    let diff = dry["diff"].as_str().unwrap();
+    assert!(diff.contains("+- [x] pay the [private] bill"), "{dry}");
+    assert!(!dry.to_string().contains("4111"), "{dry}");
+    c.close();
+}
