@@ -177,7 +177,7 @@ pub enum VaultCommand {
         after_help = "Examples:\n  active-status view                       # writes .agents/view.html\n  active-status view --open\n  active-status view --out site/status.html --format json"
     )]
     View(ViewArgs),
-    /// Serve the Model Context Protocol on stdin/stdout (tools: status, list, route, done, cancel, defer, extract, stats, history, search; the dashboard as a resource)
+    /// Serve the Model Context Protocol on stdin/stdout (tools: status, list, route, done, cancel, defer, extract, stats, history, search; the dashboard and the HTML view as resources)
     #[command(
         after_help = "Examples:\n  active-status mcp                      # started by the agent, not by hand\n  active-status init --claude            # registers it in .mcp.json"
     )]

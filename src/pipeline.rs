@@ -187,6 +187,31 @@ pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Ve
     Ok((view, projects, false))
 }
 
+/// The HTML view of the vault at `root` (src/view/), named `name`, and
+/// its number of open items: the report with every resolution listed, the
+/// statistics, and `explain` for each priority.
+pub(crate) fn view_page(root: &Path, cfg: &Config, name: &str) -> Result<(String, usize)> {
+    let analysis = analyze(root, cfg)?;
+    let report = build_with(&analysis, cfg, Trail::Listed);
+    let stats = crate::stats::compute(root, cfg, cfg.stats_zombie_days)?;
+    let details = report
+        .priorities
+        .iter()
+        .filter_map(|i| {
+            crate::explain::explain(&analysis, cfg, &i.id)
+                .ok()
+                .map(|e| (i.id.clone(), e))
+        })
+        .collect();
+    let page = crate::view::page(&crate::view::ViewInput {
+        name,
+        report: &report,
+        stats: &stats,
+        details: &details,
+    });
+    Ok((page, report.audit.open))
+}
+
 /// Regenerates the dashboard, and brings the cache up to date. Call with
 /// the lock held.
 pub fn regenerate(root: &Path, cfg: &Config, template: &str, trail: Trail) -> Result<Report> {

@@ -7,7 +7,6 @@ use crate::error::{Error, Result, exit};
 use crate::lock::with_lock;
 use crate::vault_fs::{VaultDir, check_rel};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Where the page goes when `--out` is not given.
 pub(crate) const DEFAULT_OUT: &str = ".agents/view.html";
@@ -61,21 +60,7 @@ pub(super) fn view(ctx: &Ctx, args: &ViewArgs) -> Result<i32> {
         .unwrap_or_else(|| "vault".to_string());
     let opts = ctx.lock_options(&args.lock);
     let (written, open_items) = with_lock(&opts, || {
-        let analysis = crate::pipeline::analyze(&ctx.root, &ctx.cfg)?;
-        let report = crate::report::build(&analysis, &ctx.cfg);
-        let stats = crate::stats::compute(&ctx.root, &ctx.cfg, ctx.cfg.stats_zombie_days)?;
-        let mut details = BTreeMap::new();
-        for i in &report.priorities {
-            if let Ok(e) = crate::explain::explain(&analysis, &ctx.cfg, &i.id) {
-                details.insert(i.id.clone(), e);
-            }
-        }
-        let page = crate::view::page(&crate::view::ViewInput {
-            name: &name,
-            report: &report,
-            stats: &stats,
-            details: &details,
-        });
+        let (page, open_items) = crate::pipeline::view_page(&ctx.root, &ctx.cfg, &name)?;
         let vault = VaultDir::open(&ctx.root)?;
         if let Some(parent) = std::path::Path::new(out).parent()
             && !parent.as_os_str().is_empty()
@@ -83,7 +68,7 @@ pub(super) fn view(ctx: &Ctx, args: &ViewArgs) -> Result<i32> {
             vault.create_dir_all(&parent.to_string_lossy())?;
         }
         let written = crate::write::write_dashboard(&vault, out, page.as_bytes())?;
-        Ok((written, report.audit.open))
+        Ok((written, open_items))
     })?;
     match args.output.format {
         Format::Json => print_json(&ViewOutput {

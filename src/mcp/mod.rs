@@ -17,6 +17,8 @@ pub(crate) use tools::Server;
 
 /// The URI of the dashboard resource.
 pub(crate) const DASHBOARD_URI: &str = "active-status://dashboard";
+/// The URI of the HTML view resource (`active-status view`'s page).
+pub(crate) const VIEW_URI: &str = "active-status://view";
 
 /// Serves MCP on stdin/stdout until the client closes stdin.
 pub(crate) fn serve(root: PathBuf, cfg: Config) -> Result<()> {

@@ -148,6 +148,16 @@ impl Server {
         )?;
         Ok(text)
     }
+
+    /// The HTML view's page as `view` would write it now (nothing written).
+    fn view_page(&self) -> Result<String> {
+        let name = self
+            .root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "vault".to_string());
+        Ok(crate::pipeline::view_page(&self.root, &self.cfg, &name)?.0)
+    }
 }
 
 #[tool_router]
@@ -372,6 +382,12 @@ impl ServerHandler for Server {
                 .with_title(self.cfg.output.clone())
                 .with_description("The dashboard as it would be regenerated now (Markdown)")
                 .with_mime_type("text/markdown"),
+            Resource::new(super::VIEW_URI, "view")
+                .with_title("view.html")
+                .with_description(
+                    "The self-contained HTML view (charts, every open item) as `view` would write it now",
+                )
+                .with_mime_type("text/html"),
         ]))
     }
 
@@ -380,15 +396,19 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<ReadResourceResponse, ErrorData> {
-        if request.uri != super::DASHBOARD_URI {
-            return Err(ErrorData::resource_not_found(
-                format!("no resource {}", request.uri),
-                None,
-            ));
-        }
-        match self.dashboard() {
+        let (page, mime) = match request.uri.as_str() {
+            super::DASHBOARD_URI => (self.dashboard(), "text/markdown"),
+            super::VIEW_URI => (self.view_page(), "text/html"),
+            _ => {
+                return Err(ErrorData::resource_not_found(
+                    format!("no resource {}", request.uri),
+                    None,
+                ));
+            }
+        };
+        match page {
             Ok(text) => Ok(ReadResourceResult::new(vec![
-                ResourceContents::text(text, request.uri).with_mime_type("text/markdown"),
+                ResourceContents::text(text, request.uri).with_mime_type(mime),
             ])
             .into()),
             Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),

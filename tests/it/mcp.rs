@@ -287,6 +287,18 @@ fn mcp_lists_and_calls_every_tool() {
     assert!(md.contains("# Active status"), "{md}");
     assert!(md.contains("retry the flaky test"), "{md}");
     assert!(!md.contains("port to Windows"), "{md}");
+    // The HTML view, rendered now and written nowhere.
+    assert_eq!(
+        resources["result"]["resources"][1]["uri"],
+        "active-status://view"
+    );
+    let page = c.request("resources/read", json!({"uri": "active-status://view"}));
+    let contents = &page["result"]["contents"][0];
+    assert_eq!(contents["mimeType"], "text/html", "{page}");
+    let html = contents["text"].as_str().unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert!(html.contains("retry the flaky test"), "{html}");
+    assert!(!v.exists(".agents/view.html"));
     let missing = c.request("resources/read", json!({"uri": "active-status://nothing"}));
     assert!(missing.get("error").is_some(), "{missing}");
     // An unknown tool is a protocol error, and the server keeps serving.
