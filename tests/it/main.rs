@@ -35,3 +35,4 @@ mod summary;
 mod vault_fixtures;
 mod vault_meta;
 mod vault_rules;
+mod vault_shapes;
