@@ -364,11 +364,11 @@ fn apply_rules(
         };
         let collects = collecting_place && (!whole || check.is_open_task());
         let resolves = match kind {
-            SourceKind::JournalNext if whole => done,
             // A skip record closes the follow-up it names, like a done entry
-            // (`cancel` writes one for items without a checkbox).
+            // (`cancel` writes one for items without a checkbox); a journal
+            // read whole also resolves with its done items anywhere.
             SourceKind::JournalNext => {
-                (entry.role == Some(Role::Next) && done)
+                ((entry.role == Some(Role::Next) || whole) && done)
                     || matches!(entry.role, Some(Role::Done | Role::Skipped))
             }
             SourceKind::ActiveTodos => done,
