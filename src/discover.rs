@@ -11,11 +11,25 @@ use walkdir::WalkDir;
 /// What a source file is, with what its path tells.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum FileRole {
-    Journal { date: Date },
-    Inbox { date: Option<Date> },
-    ProjectTodos { project: String },
-    Progress { project: String },
-    Active { project: String, task: String },
+    /// `project`: given by a `sources.extra` declaration, for items nothing
+    /// else gives one.
+    Journal {
+        date: Date,
+        project: Option<String>,
+    },
+    Inbox {
+        date: Option<Date>,
+    },
+    ProjectTodos {
+        project: String,
+    },
+    Progress {
+        project: String,
+    },
+    Active {
+        project: String,
+        task: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -279,7 +293,13 @@ impl Walk<'_> {
                         ),
                     ));
                 }
-                Some(date) => self.push(path, FileRole::Journal { date }),
+                Some(date) => self.push(
+                    path,
+                    FileRole::Journal {
+                        date,
+                        project: None,
+                    },
+                ),
                 None => {
                     let rel = rel_path(self.root, &path);
                     if rel != self.cfg.output {
@@ -289,6 +309,76 @@ impl Walk<'_> {
                         ));
                     }
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// The sources of `sources.extra`: dated notes read as journals, and
+    /// todo / progress files.
+    fn extra(&mut self) -> Result<()> {
+        let decls = self.cfg.extra_sources.clone();
+        for decl in decls {
+            let abs = self.root.join(&decl.path);
+            let files = if abs.is_dir() {
+                self.markdown_files(&abs, false)?
+            } else if self.regular_file(&abs) {
+                vec![abs.clone()]
+            } else {
+                self.out.warnings.push(Warning::new(
+                    decl.path.clone(),
+                    format!(
+                        "configured source (sources.extra, kind {}) does not exist",
+                        decl.kind
+                    ),
+                ));
+                continue;
+            };
+            let project = decl
+                .project
+                .clone()
+                .or_else(|| (!decl.is_dated()).then(|| root_slug(self.root)).flatten());
+            if let Some(p) = &project {
+                self.out.projects.push(p.clone());
+            }
+            for path in files {
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let role = match decl.kind.as_str() {
+                    "todo" | "progress" => {
+                        let Some(project) = project.clone() else {
+                            self.out.warnings.push(Warning::new(
+                                rel_path(self.root, &path),
+                                "no project for this source (give sources.extra a project); skipped",
+                            ));
+                            continue;
+                        };
+                        if decl.kind == "todo" {
+                            FileRole::ProjectTodos { project }
+                        } else {
+                            FileRole::Progress { project }
+                        }
+                    }
+                    _ => match date_in_name(&name) {
+                        Some(date) if crate::clock::check_year(date).is_ok() => FileRole::Journal {
+                            date,
+                            project: project.clone(),
+                        },
+                        _ => {
+                            self.out.warnings.push(Warning::new(
+                                rel_path(self.root, &path),
+                                format!(
+                                    "{} file without a usable date (YYYY-MM-DD, YYYY_MM_DD, YYYY.MM.DD or YYYYMMDD) in its name; skipped",
+                                    decl.kind
+                                ),
+                            ));
+                            continue;
+                        }
+                    },
+                };
+                self.push(path, role);
             }
         }
         Ok(())
@@ -440,6 +530,65 @@ impl Walk<'_> {
     }
 }
 
+/// The vault root folder's name as a project slug (other characters
+/// become `-`), for sources that name no project.
+pub(crate) fn root_slug(root: &Path) -> Option<String> {
+    let abs = std::path::absolute(root).ok()?;
+    let name = abs.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let slug: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let slug = slug.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+    is_slug(slug).then(|| slug.to_string())
+}
+
+/// A warning for each dated note far out of sequence with the others of its
+/// folder (a session log named with last year's date): more than 90 days,
+/// and more than 20 times the folder's usual gap, from the nearest other
+/// dated note. Folders of fewer than four dated notes are not judged.
+fn out_of_sequence(files: &[SourceFile]) -> Vec<Warning> {
+    let mut by_dir: std::collections::BTreeMap<&str, Vec<(Date, &str)>> = Default::default();
+    for f in files {
+        if let FileRole::Journal { date, .. } = &f.role {
+            let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
+            by_dir.entry(dir).or_default().push((*date, &f.rel));
+        }
+    }
+    let mut out = Vec::new();
+    for (_, mut notes) in by_dir {
+        if notes.len() < 4 {
+            continue;
+        }
+        notes.sort();
+        let days = |a: Date, b: Date| (b - a).get_days().abs() as i64;
+        let mut gaps: Vec<i64> = notes.windows(2).map(|w| days(w[0].0, w[1].0)).collect();
+        gaps.sort_unstable();
+        let usual = gaps[gaps.len() / 2].max(1);
+        let limit = (usual * 20).max(90);
+        for (i, (date, rel)) in notes.iter().enumerate() {
+            let before = i.checked_sub(1).map(|j| days(notes[j].0, *date));
+            let after = notes.get(i + 1).map(|n| days(*date, n.0));
+            let nearest = before.into_iter().chain(after).min().unwrap_or(0);
+            if nearest > limit {
+                out.push(Warning::new(
+                    rel.to_string(),
+                    format!(
+                        "dated {date}, {nearest} days from the nearest other dated note of its folder; is the date in its name right?"
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// Lists every source file of the vault, sorted by path.
 pub(crate) fn discover(root: &Path, cfg: &Config) -> Result<Discovery> {
     let mut walk = Walk {
@@ -450,6 +599,7 @@ pub(crate) fn discover(root: &Path, cfg: &Config) -> Result<Discovery> {
     walk.journal()?;
     walk.projects()?;
     walk.inbox()?;
+    walk.extra()?;
     walk.missing_sources();
     let mut out = walk.out;
     if out.files.is_empty() {
@@ -460,6 +610,8 @@ pub(crate) fn discover(root: &Path, cfg: &Config) -> Result<Discovery> {
     }
     out.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     out.files.dedup_by(|a, b| a.rel == b.rel);
+    let late = out_of_sequence(&out.files);
+    out.warnings.extend(late);
     if cfg.follow_symlinks {
         // Two paths through links to one file: read it once, under the first path.
         let mut seen = std::collections::HashSet::new();

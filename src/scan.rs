@@ -99,7 +99,7 @@ pub(crate) fn scan_discovered(
     let as_of = files
         .iter()
         .filter_map(|f| match f.role {
-            FileRole::Journal { date } => Some(date),
+            FileRole::Journal { date, .. } => Some(date),
             FileRole::Inbox { date } => date,
             _ => None,
         })

@@ -34,6 +34,18 @@ pub(crate) struct FileScan {
     pub excluded: bool,
 }
 
+/// A leading tag written in lower case names its project whether or not a
+/// folder for it exists (git keeps no empty folder, so a fresh clone must
+/// read the tag the same way): at least two characters, a letter among
+/// them, not ending in `.` (`(e.g.)`). A tag with capitals (`(WIP)`, `(A)`)
+/// names a project only when the project is known.
+fn is_lower_tag(raw: &str) -> bool {
+    raw.len() >= 2
+        && !raw.ends_with('.')
+        && raw.bytes().any(|b| b.is_ascii_lowercase())
+        && !raw.bytes().any(|b| b.is_ascii_uppercase())
+}
+
 /// Reads a file as text: NUL bytes skip it (returns `None` with a warning),
 /// invalid UTF-8 is decoded lossily with a warning, a BOM is dropped.
 ///
@@ -235,6 +247,7 @@ pub(crate) fn scan_read(
     let doc = parse_document(&text, headings);
     let file_project = match &file.role {
         FileRole::Inbox { .. } => inbox_project(&text),
+        FileRole::Journal { project, .. } => project.clone(),
         _ => None,
     };
     apply_rules(file, doc, known, file_project, &headings.keys, &mut scan);
@@ -257,19 +270,18 @@ fn apply_rules(
         .map(|s| session_project_in(&s.text, known))
         .collect();
     let (kind, date, path_project) = match &file.role {
-        FileRole::Journal { date } => (SourceKind::JournalNext, Some(*date), None),
+        FileRole::Journal { date, .. } => (SourceKind::JournalNext, Some(*date), None),
         FileRole::Inbox { date } => (SourceKind::Captured, *date, None),
         FileRole::ProjectTodos { project } => (SourceKind::ProjectTodos, None, Some(project)),
         FileRole::Progress { project } => (SourceKind::Progress, None, Some(project)),
         FileRole::Active { project, .. } => (SourceKind::ActiveTodos, None, Some(project)),
     };
-    // A project todos.md / PROGRESS.md without a next section, and a journal
-    // without any heading (an outline), are read whole.
+    // A project todos.md / PROGRESS.md or a journal without a next section
+    // (a bold lead-in or a heading item counts as one) is read whole.
+    let has_next = doc.headings.iter().any(|h| h.role == Some(Role::Next))
+        || doc.entries.iter().any(|e| e.role == Some(Role::Next));
     let whole = match kind {
-        SourceKind::ProjectTodos | SourceKind::Progress => {
-            !doc.headings.iter().any(|h| h.role == Some(Role::Next))
-        }
-        SourceKind::JournalNext => doc.headings.is_empty(),
+        SourceKind::ProjectTodos | SourceKind::Progress | SourceKind::JournalNext => !has_next,
         SourceKind::Captured | SourceKind::ActiveTodos => false,
     };
     scan.read_whole = whole && !doc.entries.is_empty();
@@ -283,13 +295,24 @@ fn apply_rules(
     let (mut open_count, mut done_count) = (0, 0);
     let mut shared = SharedProjects::default();
     for mut entry in doc.entries {
+        // The box wins over the heading: an unticked item under a done
+        // heading ("## Done — website copy") is open.
+        if entry.role == Some(Role::Done)
+            && matches!(
+                entry.check,
+                Check::Open | Check::InProgress | Check::Flagged
+            )
+        {
+            entry.role = Some(Role::Next);
+        }
         // A leading `(Tag)` naming no known project stays in the text.
         // A leading `(A)` (one capital letter) naming no project is a
         // todo.txt priority.
         let mut meta = entry.meta.take();
         let entry_text = std::mem::take(&mut entry.text);
         let (tag, text) = match (entry.tag.take(), &entry.tag_raw) {
-            (Some(t), _) if is_known(&t) => (Some(t), entry_text),
+            (Some(t), Some(raw)) if is_known(&t) || is_lower_tag(raw) => (Some(t), entry_text),
+            (Some(t), None) if is_known(&t) => (Some(t), entry_text),
             (Some(_), Some(raw)) if todo_txt_priority(raw).is_some() => {
                 meta.get_or_insert_default().priority = todo_txt_priority(raw);
                 (None, entry_text)
@@ -341,11 +364,11 @@ fn apply_rules(
         };
         let collects = collecting_place && (!whole || check.is_open_task());
         let resolves = match kind {
-            SourceKind::JournalNext if whole => done,
             // A skip record closes the follow-up it names, like a done entry
-            // (`cancel` writes one for items without a checkbox).
+            // (`cancel` writes one for items without a checkbox); a journal
+            // read whole also resolves with its done items anywhere.
             SourceKind::JournalNext => {
-                (entry.role == Some(Role::Next) && done)
+                ((entry.role == Some(Role::Next) || whole) && done)
                     || matches!(entry.role, Some(Role::Done | Role::Skipped))
             }
             SourceKind::ActiveTodos => done,

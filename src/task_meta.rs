@@ -274,6 +274,15 @@ pub(crate) fn parse_task_meta(text: &str) -> (Cow<'_, str>, TaskMeta) {
             out = Cow::Owned(inner);
         }
     }
+    if meta.status.is_none()
+        && let Some(rest) = bare_check_mark(&out)
+    {
+        meta.status = Some(TextStatus::Done);
+        out = Cow::Owned(rest.to_string());
+    }
+    if meta.status.is_none() && struck_title_resolved(&out) {
+        meta.status = Some(TextStatus::Done);
+    }
     if let Some(inner) = whole_strike(&out) {
         meta.status = Some(TextStatus::Cancelled);
         out = Cow::Owned(inner.trim().to_string());
@@ -290,6 +299,60 @@ pub(crate) fn parse_task_meta(text: &str) -> (Cow<'_, str>, TaskMeta) {
         return (Cow::Borrowed(text.trim()), meta);
     }
     (out, meta)
+}
+
+/// A `✅` without a date at the start or the end of the text (a done mark):
+/// the text without it.
+fn bare_check_mark(s: &str) -> Option<&str> {
+    const MARKS: [&str; 2] = ["\u{2705}\u{fe0f}", "\u{2705}"];
+    for m in MARKS {
+        if let Some(rest) = s.strip_prefix(m)
+            && rest.starts_with(char::is_whitespace)
+            && !rest.trim().is_empty()
+        {
+            return Some(rest.trim());
+        }
+        if let Some(head) = s.strip_suffix(m)
+            && head.ends_with(char::is_whitespace)
+            && !head.trim().is_empty()
+        {
+            return Some(head.trim());
+        }
+    }
+    None
+}
+
+/// A leading struck-through title followed by a note that says it is
+/// settled: `~~Flaky upload test~~ — resolved by the retry fix`.
+fn struck_title_resolved(s: &str) -> bool {
+    let Some(after) = s.strip_prefix("~~") else {
+        return false;
+    };
+    let Some(end) = after.find("~~") else {
+        return false;
+    };
+    let rest = after[end + 2..].to_lowercase();
+    if end == 0 || rest.trim().is_empty() {
+        return false;
+    }
+    const SETTLED: &[&str] = &[
+        "resolved",
+        "fixed",
+        "done",
+        "completed",
+        "closed",
+        "merged",
+        "shipped",
+        "superseded",
+        "obsolete",
+        "not needed",
+        "no longer",
+        "해결",
+        "완료",
+        "解決",
+        "完了",
+    ];
+    SETTLED.iter().any(|w| rest.contains(w))
 }
 
 /// `~~inner~~` spanning the whole text, with no other `~~` inside.

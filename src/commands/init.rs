@@ -48,10 +48,16 @@ pub(super) fn init(cli: &crate::cli::Cli, args: &InitArgs) -> Result<i32> {
     vault.create_dir_all(".agents")?;
     let ctx = Ctx::for_root(cli, root.clone(), None)?;
     let quiet = ctx.quiet;
+    let layout = super::layout::detect(&root);
+    if !quiet {
+        for line in &layout.found {
+            println!("{line}");
+        }
+    }
     write_new(
         &vault,
         ".agents/active-status.toml",
-        &crate::config::commented_template(),
+        &crate::config::commented_template_with(&layout.set),
         quiet,
     )?;
     if let Some(dir) = Path::new(&ctx.cfg.lock_path).parent()

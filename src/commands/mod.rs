@@ -8,6 +8,7 @@ mod extract;
 mod history;
 mod hook;
 mod init;
+mod layout;
 mod list;
 mod man;
 mod regen;

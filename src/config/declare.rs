@@ -144,6 +144,87 @@ impl Value for std::collections::BTreeMap<String, Vec<String>> {
     }
 }
 
+/// One extra source of `sources.extra`: a file or folder of the vault read
+/// as `kind`, its items given `project` when nothing else names one.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ExtraSource {
+    /// Root-relative file or folder.
+    pub path: String,
+    /// `journal`, `session-log`, `handoff` (folders of dated notes, read as
+    /// journals), `todo` or `progress` (files read like a project's todos.md
+    /// and PROGRESS.md).
+    pub kind: String,
+    /// The project of its items (a slug), when given.
+    pub project: Option<String>,
+}
+
+impl ExtraSource {
+    /// The kinds `kind` may name.
+    pub const KINDS: &'static [&'static str] =
+        &["journal", "session-log", "handoff", "todo", "progress"];
+
+    /// Whether this source is a folder of dated notes read as journals.
+    pub fn is_dated(&self) -> bool {
+        matches!(self.kind.as_str(), "journal" | "session-log" | "handoff")
+    }
+}
+
+/// `sources.extra`: a list of tables `{ path, kind, project }`.
+impl Value for Vec<ExtraSource> {
+    const WANT: &'static str = "a list of tables like { path = \"docs/sessions\", kind = \"session-log\", project = \"my-app\" } (kind: journal, session-log, handoff, todo or progress; project optional, a slug)";
+    fn from_toml(v: &toml::Value) -> Option<Self> {
+        v.as_array()?
+            .iter()
+            .map(|t| {
+                let t = t.as_table()?;
+                if t.keys()
+                    .any(|k| !matches!(k.as_str(), "path" | "kind" | "project"))
+                {
+                    return None;
+                }
+                let path = t.get("path")?.as_str()?.to_string();
+                let kind = t.get("kind")?.as_str()?.to_string();
+                if !ExtraSource::KINDS.contains(&kind.as_str()) {
+                    return None;
+                }
+                let project = match t.get("project") {
+                    Some(p) => {
+                        let p = p.as_str()?;
+                        if !crate::item::is_slug(p) {
+                            return None;
+                        }
+                        Some(p.to_ascii_lowercase())
+                    }
+                    None => None,
+                };
+                Some(ExtraSource {
+                    path,
+                    kind,
+                    project,
+                })
+            })
+            .collect()
+    }
+    fn to_toml(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .iter()
+            .map(|e| {
+                let mut s = format!(
+                    "{{ path = {}, kind = {}",
+                    toml::Value::String(e.path.clone()),
+                    toml::Value::String(e.kind.clone())
+                );
+                if let Some(p) = &e.project {
+                    s.push_str(&format!(", project = {}", toml::Value::String(p.clone())));
+                }
+                s.push_str(" }");
+                s
+            })
+            .collect();
+        Some(format!("[{}]", parts.join(", ")))
+    }
+}
+
 /// The documentation of one key, for the `init` template.
 pub struct KeyDoc {
     pub key: &'static str,

@@ -191,6 +191,14 @@ config_keys! {
     "sources.progress" => progress: String = "PROGRESS.md".into(), check any;
     /// Per-task folders inside a project: <projects>/<slug>/<actives>/<task>/todos.md
     "sources.actives" => actives_dir: String = "actives".into(), check any;
+    /// More sources, for layouts of other tools: a list of { path, kind, project }.
+    /// Kinds "journal", "session-log" and "handoff": a folder (or file) of notes dated
+    /// by name, read as journals; "todo" and "progress": a file (or folder of files) read
+    /// like a project's todos.md or PROGRESS.md. The project (a slug) is the project of
+    /// their items when nothing else names one (for todo and progress: the root
+    /// folder's name when not given). `init` writes it for the layouts it finds.
+    "sources.extra" => extra_sources: Vec<crate::config::declare::ExtraSource> = Vec::new(), check any,
+        example "[{ path = \"docs/sessions\", kind = \"session-log\", project = \"my-app\" }]";
 
     /// Sections whose open items are follow-ups. A heading has a role when its
     /// normalized text starts with one of the role's phrases on a word boundary.
@@ -222,6 +230,28 @@ config_keys! {
         "Tomorrow's plan",
         "Carry over",
         "Deferred",
+        "Do",
+        "Open questions",
+        "Questions",
+        "Research questions",
+        "Unresolved questions",
+        "Outstanding",
+        "Blockers",
+        "Blocked",
+        "Recommendations",
+        "Recommended",
+        "Waiting on",
+        "Waiting for",
+        "Urgent",
+        "Immediate",
+        "Short-term",
+        "Medium-term",
+        "Long-term",
+        "This week",
+        "Next week",
+        "Later",
+        "Someday",
+        "Future work",
         "다음",
         "다음 세션",
         "다음 단계",
@@ -230,9 +260,31 @@ config_keys! {
         "남은 작업",
         "후속 작업",
         "내일",
+        "질문",
+        "미해결 질문",
+        "열린 질문",
+        "블로커",
+        "막힌 부분",
+        "권장 사항",
+        "대기 중",
+        "확인 필요",
+        "긴급",
+        "이번 주",
+        "다음 주",
+        "나중에",
         "次のステップ",
         "次回",
         "残タスク",
+        "未解決の質問",
+        "質問",
+        "課題",
+        "ブロッカー",
+        "推奨",
+        "確認待ち",
+        "今週",
+        "来週",
+        "急ぎ",
+        "やること",
     ]), check any;
     /// Sections whose items resolve matching follow-ups (journals).
     "headings.done" => done_headings: Vec<String> = strings(&[
@@ -272,16 +324,18 @@ config_keys! {
     /// Checkbox marks read as open (`[ ]`, `[?]`, `[<]`). A mark in none of the
     /// `status.*` lists is a decoration: not an item, counted as non_task.
     "status.open" => status_open: String = " ?<".into(), check any;
-    /// Checkbox marks read as in progress (open, ranked first in its tier).
-    "status.in_progress" => status_in_progress: String = "/~^".into(), check any;
+    /// Checkbox marks read as in progress (open, ranked first in its tier); `.` `o` `O`
+    /// are vimwiki's partly done marks.
+    "status.in_progress" => status_in_progress: String = "/~^.oO".into(), check any;
     /// Checkbox marks read as flagged (open, marked on the dashboard).
     "status.flagged" => status_flagged: String = "!".into(), check any;
     /// Checkbox marks read as forwarded (resolved when an open twin exists elsewhere).
     "status.forwarded" => status_forwarded: String = ">".into(), check any;
     /// Checkbox marks read as done.
     "status.done" => status_done: String = "xX".into(), check any;
-    /// Checkbox marks read as cancelled (a resolution signal, like done).
-    "status.cancelled" => status_cancelled: String = "-".into(), check any;
+    /// Checkbox marks read as cancelled (a resolution signal, like done); `D` is
+    /// taskwiki's deleted.
+    "status.cancelled" => status_cancelled: String = "-D".into(), check any;
 
     /// Follow-up phrases (English, Korean, Japanese, Chinese, French, German, Spanish).
     /// They count as markers: at the start of a sentence or clause, before `:`, in a

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 /// already checked to exist and to hold a value of its type.
 #[derive(Debug, Default, Clone)]
 pub struct Layer {
-    settings: Vec<(&'static str, toml::Value)>,
+    /// `(key, value, extend)`: `extend` for a `<key>_extra` list that adds to
+    /// the key's value instead of replacing it.
+    settings: Vec<(&'static str, toml::Value, bool)>,
 }
 
 /// Values given on the command line.
@@ -26,16 +28,35 @@ impl Layer {
 
     /// The keys this layer sets, in file order.
     pub fn keys(&self) -> Vec<&'static str> {
-        self.settings.iter().map(|(k, _)| *k).collect()
+        self.settings.iter().map(|(k, _, _)| *k).collect()
     }
 
     /// Checks `value` against `key` and records it; the message names what
     /// was wrong in words ("expected a whole number").
     fn push(&mut self, key: &str, value: toml::Value) -> std::result::Result<(), String> {
         let mut scratch = Config::default();
+        if let Some(base) = key.strip_suffix("_extra")
+            && super::KEYS.contains(&base)
+        {
+            // `<list key>_extra`: added to the list (defaults or an earlier layer).
+            let is_list = scratch.toml_of(base).is_some_and(|t| t.starts_with('['));
+            if !is_list {
+                return Err(format!(
+                    "`{base}` is not a list, so it has no `_extra` form"
+                ));
+            }
+            return match scratch.set(base, &value) {
+                Ok(base) => {
+                    self.settings.push((base, value, true));
+                    Ok(())
+                }
+                Err(Some(want)) => Err(format!("expected {want}, found {value}")),
+                Err(None) => Err(unknown_key(key)),
+            };
+        }
         match scratch.set(key, &value) {
             Ok(key) => {
-                self.settings.push((key, value));
+                self.settings.push((key, value, false));
                 Ok(())
             }
             Err(None) => Err(unknown_key(key)),
@@ -45,13 +66,38 @@ impl Layer {
 
     /// Sets every key of the layer on `cfg`, recording `origin`.
     pub fn apply(&self, cfg: &mut Config, origin: &Origin) {
-        for (key, value) in &self.settings {
+        for (key, value, extend) in &self.settings {
+            let value = if *extend {
+                extended(cfg, key, value)
+            } else {
+                value.clone()
+            };
             // Checked in `push`: a set never fails here.
-            if cfg.set(key, value).is_ok() {
+            if cfg.set(key, &value).is_ok() {
                 cfg.set_origin(key, origin.clone());
             }
         }
     }
+}
+
+/// The list `key` holds in `cfg`, with the entries of `more` it lacks added
+/// at the end.
+fn extended(cfg: &Config, key: &str, more: &toml::Value) -> toml::Value {
+    let mut list = cfg
+        .toml_of(key)
+        .and_then(|t| toml::from_str::<toml::Table>(&format!("v = {t}")).ok())
+        .and_then(|mut t| t.remove("v"))
+        .and_then(|v| match v {
+            toml::Value::Array(a) => Some(a),
+            _ => None,
+        })
+        .unwrap_or_default();
+    for x in more.as_array().into_iter().flatten() {
+        if !list.contains(x) {
+            list.push(x.clone());
+        }
+    }
+    toml::Value::Array(list)
 }
 
 fn unknown_key(key: &str) -> String {
@@ -305,6 +351,28 @@ mod tests {
     fn dotted_and_inline_tables_work() {
         let layer = parse_layer("dedup.threshold = 0.9\nlock = { timeout_secs = 2 }\n").unwrap();
         assert_eq!(layer.keys(), vec!["dedup.threshold", "lock.timeout_secs"]);
+    }
+
+    #[test]
+    fn extra_lists_add_to_the_defaults_and_plain_lists_replace() {
+        let mut cfg = Config::default();
+        let n = cfg.next_headings.len();
+        let layer = parse_layer("[headings]\nnext_extra = [\"Parking lot\", \"Next\"]\n").unwrap();
+        layer.apply(&mut cfg, &Origin::File("v.toml".into()));
+        assert_eq!(cfg.next_headings.len(), n + 1);
+        assert_eq!(cfg.next_headings.last().unwrap(), "Parking lot");
+        let layer =
+            parse_layer("[headings]\nnext = [\"Todo\"]\nnext_extra = [\"Later\"]\n").unwrap();
+        let mut cfg = Config::default();
+        layer.apply(&mut cfg, &Origin::File("v.toml".into()));
+        assert_eq!(
+            cfg.next_headings,
+            vec!["Todo".to_string(), "Later".to_string()]
+        );
+        assert_eq!(
+            parse_layer("cap_extra = [1]").unwrap_err(),
+            "line 1: key `cap_extra`: `cap` is not a list, so it has no `_extra` form"
+        );
     }
 
     #[test]

@@ -8,10 +8,11 @@ mod layer;
 mod paths;
 mod template;
 
+pub use declare::ExtraSource;
 pub use keys::{Config, KEY_DOCS, KEYS};
 pub use layer::{Layer, Overrides, load, parse_layer, user_config_path};
 pub use paths::{env_var_name, unknown_env_vars, validate_paths};
-pub use template::commented_template;
+pub use template::{commented_template, commented_template_with};
 
 use serde::Serialize;
 
@@ -39,6 +40,18 @@ impl Config {
     /// Today: the given date, else the local date.
     pub fn today(&self) -> jiff::civil::Date {
         self.today.unwrap_or_else(|| crate::clock::now().date())
+    }
+
+    /// The `sources.extra` kind (`session-log`, `handoff`, …) of the source
+    /// holding the root-relative file `rel`, when one declares it.
+    pub fn extra_kind_of(&self, rel: &str) -> Option<&str> {
+        self.extra_sources
+            .iter()
+            .find(|e| {
+                let p = e.path.trim_end_matches('/');
+                rel == p || (rel.starts_with(p) && rel.as_bytes().get(p.len()) == Some(&b'/'))
+            })
+            .map(|e| e.kind.as_str())
     }
 
     pub fn origin(&self, key: &str) -> &Origin {

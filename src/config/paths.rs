@@ -43,7 +43,15 @@ pub fn validate_paths(cfg: &Config) -> Result<(), (&'static str, String)> {
     if let Some(t) = &cfg.template {
         keys.push(("template", t));
     }
+    for e in &cfg.extra_sources {
+        keys.push(("sources.extra", &e.path));
+    }
     for (key, value) in &keys {
+        // The root itself is a source folder a layout may need (Dendron
+        // keeps its daily journals at the root).
+        if *value == "." && matches!(*key, "sources.journal" | "sources.extra") {
+            continue;
+        }
         let p = check_rel(value).map_err(|why| {
             (
                 *key,

@@ -17,6 +17,12 @@ const HEADER: &str = "\
 
 /// The text of a fresh `.agents/active-status.toml`.
 pub fn commented_template() -> String {
+    commented_template_with(&[])
+}
+
+/// The template with some keys set: `(key, TOML value, comment)`; each such
+/// key is written uncommented, its comment above it.
+pub fn commented_template_with(set: &[(&str, String, String)]) -> String {
     let defaults = Config::default();
     let mut out = String::from(HEADER);
     let mut table: Option<&str> = None;
@@ -36,6 +42,11 @@ pub fn commented_template() -> String {
         out.push('\n');
         for line in doc.doc.lines() {
             let _ = writeln!(out, "#{line}");
+        }
+        if let Some((_, value, comment)) = set.iter().find(|(k, _, _)| *k == doc.key) {
+            let _ = writeln!(out, "# {comment}");
+            let _ = writeln!(out, "{name} = {value}");
+            continue;
         }
         let value = defaults
             .toml_of(doc.key)

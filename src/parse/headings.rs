@@ -71,6 +71,7 @@ const ASCII_FOLD: [u8; 256] = {
 /// and whitespace collapsed.
 pub(super) fn normalize_heading(text: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
+    let text = &*strip_shortcodes(text);
     let fold = |c: char| {
         let c = if c == '\u{2019}' { '\'' } else { c };
         if kept(c) { c } else { ' ' }
@@ -125,6 +126,33 @@ pub(super) fn normalize_heading(text: &str) -> String {
         }
     }
     s
+}
+
+/// The text without icon and emoji shortcodes (`:LiListTodo:`, `:rocket:`):
+/// a word of letters, digits, `_`, `+` or `-` between colons, standing alone.
+fn strip_shortcodes(text: &str) -> std::borrow::Cow<'_, str> {
+    if memchr::memchr(b':', text.as_bytes()).is_none() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let words: Vec<&str> = text.split(' ').collect();
+    let is_code = |w: &str| {
+        w.len() > 2
+            && w.starts_with(':')
+            && w.ends_with(':')
+            && w[1..w.len() - 1]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'-'))
+    };
+    if !words.iter().any(|w| is_code(w)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        words
+            .into_iter()
+            .filter(|w| !is_code(w))
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 /// The first occurrence of a qualifier separator (`:` or a dash between

@@ -44,6 +44,8 @@ struct Pending {
 /// Parses `src` (redacted, no BOM) line by line; `None` when it holds a
 /// construct left to the full parse.
 pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<ParsedDoc> {
+    let blanked = blank_front_matter(src);
+    let src = &*blanked;
     let b = src.as_bytes();
     if memchr::memmem::find(b, b"]:").is_some() || memchr::memchr(0, b).is_some() {
         return None;
@@ -57,6 +59,10 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
     let mut stack: Vec<Open> = Vec::new();
     let mut para = Para::None;
     let mut pending: Vec<Pending> = Vec::new();
+    // The role of a bold lead-in paragraph, for the list that follows it.
+    let mut lead: Option<super::Role> = None;
+    // Whether the plain paragraph being read started at the margin.
+    let mut plain_top = false;
     let mut lines = LineIter {
         src,
         pos: 0,
@@ -82,9 +88,15 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
             // Paragraph continuation text (lazy when it does not reach the
             // paragraph's item), or indented code.
             if para == Para::None {
+                if k == 0 {
+                    lead = None;
+                }
                 stack.truncate(k);
                 lines.skip_indented_code(base + 4);
             } else {
+                if para == Para::Plain && plain_top {
+                    lead = None;
+                }
                 extend(&mut pending, para, start + l.len());
             }
             continue;
@@ -99,6 +111,7 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
                 }
                 stack.clear();
                 para = Para::None;
+                lead = None;
                 let text = heading_text(rest, text)?;
                 sections.heading(&mut doc, headings, level, &text, line_no);
             }
@@ -108,6 +121,7 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
                 }
                 stack.clear();
                 para = Para::None;
+                lead = None;
                 lines.skip_fence(c, n);
             }
             Start::Break => {
@@ -117,9 +131,7 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
                 }
                 stack.clear();
                 para = Para::None;
-                if indent == 0 && rest.starts_with(b"---") && metadata_opens(src, start) {
-                    lines.skip_metadata();
-                }
+                lead = None;
             }
             Start::Item {
                 marker,
@@ -142,7 +154,7 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
                 pending.push(Pending {
                     line: line_no,
                     text: at..start + l.len(),
-                    role: sections.role(),
+                    role: lead.or(sections.role()),
                     session: sections.session(),
                 });
                 para = Para::Item(pending.len() - 1);
@@ -151,8 +163,15 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
                 if para != Para::None {
                     // A continuation line; a lazy one (not reaching the
                     // paragraph's item) leaves the items open.
+                    if para == Para::Plain && plain_top {
+                        lead = None;
+                    }
                     extend(&mut pending, para, start + l.len());
                 } else {
+                    plain_top = k == 0;
+                    if plain_top {
+                        lead = super::markdown::bold_lead_role(content, headings);
+                    }
                     stack.truncate(k);
                     para = Para::Plain;
                 }
@@ -160,10 +179,12 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
         }
     }
     for p in pending {
-        if let Some(e) = entry_from(&src[p.text], false, p.line, p.role, p.session, headings) {
+        if let Some(e) = entry_from(src, p.text, false, p.line, p.role, p.session, headings) {
             doc.entries.push(e);
         }
     }
+    // Heading items were pushed as their headings were met.
+    doc.entries.sort_by_key(|e| e.line);
     Some(doc)
 }
 
@@ -222,15 +243,6 @@ impl<'a> LineIter<'a> {
             let indent = l.iter().take_while(|&&x| x == b' ').count();
             let run = l[indent..].iter().take_while(|&&x| x == c).count();
             if indent < 4 && run >= n && l[indent + run..].iter().all(|&x| x == b' ') {
-                return;
-            }
-        }
-    }
-
-    /// Skips the lines of a metadata block up to and including its closing line.
-    fn skip_metadata(&mut self) {
-        while let Some((_, l)) = self.next() {
-            if closes_metadata(l.as_bytes()) {
                 return;
             }
         }
@@ -373,6 +385,32 @@ fn heading_text(line: &[u8], raw: &[u8]) -> Option<String> {
     Some(super::markdown::heading_text(
         std::str::from_utf8(line).ok()?,
     ))
+}
+
+/// `src` with its leading front matter (a metadata block opened by a `---`
+/// first line) blanked: each of its lines becomes an empty line, so line
+/// numbers do not move. A `---` line anywhere else is a thematic break (or a
+/// setext underline), never front matter.
+pub(super) fn blank_front_matter(src: &str) -> std::borrow::Cow<'_, str> {
+    if !src.starts_with("---") || !metadata_opens(src, 0) {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let mut lines = src.split_inclusive('\n');
+    let mut out = String::with_capacity(src.len());
+    let mut end = 0;
+    if let Some(first) = lines.next() {
+        end += first.len();
+        out.push('\n');
+    }
+    for line in lines {
+        end += line.len();
+        out.push('\n');
+        if closes_metadata(line.as_bytes()) {
+            break;
+        }
+    }
+    out.push_str(&src[end..]);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether a `---` line at `start` opens a metadata block: the next line is

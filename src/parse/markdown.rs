@@ -56,6 +56,8 @@ pub struct ParsedDoc {
 }
 
 struct Frame {
+    /// The role a bold lead-in right before the list gives the item.
+    lead: Option<Role>,
     start: usize,
     text: Option<Range<usize>>,
     collecting: bool,
@@ -113,6 +115,12 @@ impl Sections {
             role,
             session,
         });
+        // A level-1 heading is the document's title, never an item.
+        if level > 1
+            && let Some(e) = heading_entry(text, line, self.session(), headings)
+        {
+            doc.entries.push(e);
+        }
     }
 
     /// Role of the innermost enclosing heading that has one.
@@ -219,6 +227,8 @@ fn mark_private(doc: &mut ParsedDoc, spans: &[(u32, &str)]) {
 
 /// `parse_document` without the prose pre-pass (the reference it must match).
 pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
+    let blanked = super::lines::blank_front_matter(src);
+    let src = &*blanked;
     let opts = options();
     let mut doc = ParsedDoc::default();
     let mut frames: Vec<Frame> = Vec::new();
@@ -231,10 +241,15 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
         line: 1,
     };
     let mut finished: Vec<(Frame, Option<Role>, Option<usize>)> = Vec::new();
+    // The role of a bold lead-in paragraph, for the list that follows it.
+    let mut lead: Option<Role> = None;
 
     for (event, range) in Parser::new_ext(src, opts).into_offset_iter() {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
+                if frames.is_empty() {
+                    lead = None;
+                }
                 if let Some(top) = frames.last_mut() {
                     top.collecting = false;
                     top.seen_block = true;
@@ -254,6 +269,7 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
             }
             Event::Start(Tag::Item) => {
                 frames.push(Frame {
+                    lead,
                     start: range.start,
                     text: None,
                     collecting: true,
@@ -263,10 +279,20 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
             }
             Event::End(TagEnd::Item) => {
                 if let Some(frame) = frames.pop() {
-                    finished.push((frame, sections.role(), sections.session()));
+                    let role = frame.lead.or(sections.role());
+                    finished.push((frame, role, sections.session()));
                 }
             }
             Event::Start(Tag::Paragraph) => {
+                if frames.is_empty() && quote_depth == 0 {
+                    let para = &src[range.clone()];
+                    let para = para.trim_end();
+                    lead = if para.contains('\n') {
+                        None
+                    } else {
+                        bold_lead_role(para, headings)
+                    };
+                }
                 if let Some(top) = frames.last_mut() {
                     if top.text.is_some() || top.seen_block {
                         top.collecting = false;
@@ -280,12 +306,21 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
                 }
             }
             Event::Start(Tag::BlockQuote(_)) => {
+                if frames.is_empty() {
+                    lead = None;
+                }
                 quote_depth += 1;
                 block_start(&mut frames);
             }
             Event::End(TagEnd::BlockQuote(_)) => quote_depth = quote_depth.saturating_sub(1),
             Event::Start(tag) if is_inline(&tag) => extend(&mut frames, range),
-            Event::Start(_) => block_start(&mut frames),
+            Event::Start(Tag::List(_)) => block_start(&mut frames),
+            Event::Start(_) => {
+                if frames.is_empty() {
+                    lead = None;
+                }
+                block_start(&mut frames)
+            }
             Event::End(
                 TagEnd::Emphasis
                 | TagEnd::Strong
@@ -305,7 +340,12 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
             | Event::SoftBreak
             | Event::HardBreak
             | Event::TaskListMarker(_) => extend(&mut frames, range),
-            Event::Html(_) | Event::Rule => {}
+            Event::Rule => {
+                if frames.is_empty() {
+                    lead = None;
+                }
+            }
+            Event::Html(_) => {}
         }
     }
 
@@ -325,7 +365,8 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
         };
         let line = lines.line_of(frame.start);
         if let Some(e) = entry_from(
-            &src[text_range],
+            src,
+            text_range,
             frame.in_quote,
             line,
             role,
@@ -335,21 +376,116 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
             doc.entries.push(e);
         }
     }
+    // Heading items were pushed as their headings were met.
+    doc.entries.sort_by_key(|e| e.line);
     doc
 }
 
 /// The entry of a list item from its first paragraph as written (`None`
 /// when nothing is left of its text).
 pub(super) fn entry_from(
-    raw: &str,
+    src: &str,
+    text: Range<usize>,
     in_quote: bool,
     line: u32,
     role: Option<Role>,
     session: Option<usize>,
     headings: &HeadingMatcher,
 ) -> Option<Entry> {
-    let joined = join_lines(raw, in_quote);
-    let (check, rest) = split_checkbox_with(&joined, &headings.markers);
+    let column = column_of(src, text.start);
+    let joined = join_lines(&src[text], in_quote, column);
+    entry_from_text(&joined, line, role, session, headings)
+}
+
+/// A heading (below level 1) that is itself a follow-up: a checkbox (`## [ ]
+/// Rotate the keys`) or a `TODO` / `FIXME` keyword (`## TODO: rotate the
+/// keys`) before its text. It is an item of the next role, on the heading's line.
+fn heading_entry(
+    text: &str,
+    line: u32,
+    session: Option<usize>,
+    headings: &HeadingMatcher,
+) -> Option<Entry> {
+    let t = text.trim();
+    let (check, _) = split_checkbox_with(t, &headings.markers);
+    if check != Check::None {
+        return entry_from_text(t, line, Some(Role::Next), session, headings);
+    }
+    for kw in ["TODO", "FIXME"] {
+        if let Some(rest) = t.strip_prefix(kw)
+            && (rest.starts_with(':') || rest.starts_with(char::is_whitespace))
+        {
+            let rest = rest.trim_start_matches(':').trim();
+            if rest.is_empty() {
+                return None;
+            }
+            return entry_from_text(
+                &format!("TODO {rest}"),
+                line,
+                Some(Role::Next),
+                session,
+                headings,
+            );
+        }
+    }
+    None
+}
+
+/// The role a bold lead-in paragraph gives the list right after it: a line
+/// that is nothing but `**Label:**` (or `**Label**:`) whose label is a next
+/// phrase, or `For` / `Before` / `By` and a day or horizon (`**For
+/// Monday:**`). Only the next role: other lead-ins (`**Cause:**`) give none.
+pub(super) fn bold_lead_role(line: &str, headings: &HeadingMatcher) -> Option<Role> {
+    let t = line.trim();
+    let inner = t.strip_prefix("**")?;
+    let inner = inner
+        .strip_suffix(":**")
+        .or_else(|| inner.strip_suffix("**:"))
+        .or_else(|| inner.strip_suffix("**").filter(|i| i.ends_with(':')))?;
+    let label = inner.trim().trim_end_matches(':').trim();
+    if label.is_empty() || label.contains('*') || label.contains('\n') {
+        return None;
+    }
+    if headings.role_at(2, label) == Some(Role::Next) {
+        return Some(Role::Next);
+    }
+    let lower = label.to_lowercase();
+    let when = ["for ", "before ", "by "]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p))?
+        .trim();
+    const HORIZONS: &[&str] = &[
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "today",
+        "tonight",
+        "tomorrow",
+        "this week",
+        "next week",
+        "the weekend",
+        "next time",
+        "later",
+        "next session",
+        "the next session",
+    ];
+    (HORIZONS.contains(&when) || headings.role_at(2, when) == Some(Role::Next))
+        .then_some(Role::Next)
+}
+
+/// The entry of an item from its text, lines already joined.
+fn entry_from_text(
+    joined: &str,
+    line: u32,
+    role: Option<Role>,
+    session: Option<usize>,
+    headings: &HeadingMatcher,
+) -> Option<Entry> {
+    let (check, rest) = split_checkbox_with(joined, &headings.markers);
     let (tag, after_tag) = split_tag(rest);
     let tag_raw = tag
         .as_ref()
@@ -391,10 +527,11 @@ pub(super) fn heading_text(line: &str) -> String {
     text
 }
 
+/// Front matter is blanked before the parse (`lines::blank_front_matter`):
+/// the parser's metadata blocks, which it also opens in the middle of a
+/// note, are off.
 fn options() -> Options {
-    Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TABLES
+    Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TABLES
 }
 
 fn block_start(frames: &mut [Frame]) {
@@ -415,19 +552,80 @@ fn extend(frames: &mut [Frame], range: Range<usize>) {
     }
 }
 
+/// The column (tabs to the next multiple of 4) of byte `at` in its line.
+fn column_of(src: &str, at: usize) -> usize {
+    let start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+    src[start..at].chars().fold(0, |col, c| {
+        if c == '\t' {
+            col + 4 - col % 4
+        } else {
+            col + 1
+        }
+    })
+}
+
+/// The indentation width of a line (tabs to the next multiple of 4).
+fn indent_of(line: &str) -> usize {
+    let mut col = 0;
+    for c in line.chars() {
+        match c {
+            ' ' => col += 1,
+            '\t' => col += 4 - col % 4,
+            _ => break,
+        }
+    }
+    col
+}
+
+/// A Logseq/org drawer's opening line (`:LOGBOOK:`, `:AGENDA:`,
+/// `:PROPERTIES:`): a word of capitals and `_` between colons.
+fn opens_drawer(t: &str) -> bool {
+    t.len() > 2
+        && t != ":END:"
+        && t.strip_prefix(':')
+            .and_then(|r| r.strip_suffix(':'))
+            .is_some_and(|w| w.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
+}
+
 /// Joins the source lines of a paragraph with single spaces, dropping
 /// continuation indentation (and `>` markers inside block quotes).
-fn join_lines(raw: &str, in_quote: bool) -> std::borrow::Cow<'_, str> {
+///
+/// The item's text ends at a lazy line (one indented less than the item's
+/// text, `column`): a plain paragraph line written right after an item is
+/// not part of it. Logseq drawers (`:LOGBOOK:` … `:END:`) are dropped, and
+/// `SCHEDULED:` / `DEADLINE:` lines move to the end, where the task
+/// metadata reads them as dates.
+fn join_lines(raw: &str, in_quote: bool, column: usize) -> std::borrow::Cow<'_, str> {
     if memchr::memchr(b'\n', raw.as_bytes()).is_none() {
         // One line (the common item): nothing to join.
         return std::borrow::Cow::Borrowed(raw.trim());
     }
+    let lines: Vec<&str> = raw.lines().collect();
     let mut out = String::with_capacity(raw.len());
-    for (i, line) in raw.lines().enumerate() {
+    let mut dates: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
         let mut l = line.trim();
         if i > 0 && in_quote {
             l = l.trim_start_matches(|c: char| c == '>' || c.is_whitespace());
+        } else if i > 0 && !l.is_empty() && indent_of(line) < column {
+            break;
         }
+        if i > 0 && !in_quote {
+            if opens_drawer(l)
+                && let Some(end) = lines[i + 1..].iter().position(|x| x.trim() == ":END:")
+            {
+                i += end + 2;
+                continue;
+            }
+            if l.starts_with("SCHEDULED:") || l.starts_with("DEADLINE:") {
+                dates.push(l);
+                i += 1;
+                continue;
+            }
+        }
+        i += 1;
         if l.is_empty() {
             continue;
         }
@@ -435,6 +633,10 @@ fn join_lines(raw: &str, in_quote: bool) -> std::borrow::Cow<'_, str> {
             out.push(' ');
         }
         out.push_str(l);
+    }
+    for d in dates {
+        out.push(' ');
+        out.push_str(d);
     }
     std::borrow::Cow::Owned(out)
 }

@@ -91,11 +91,11 @@ impl Default for StatusMap {
     fn default() -> Self {
         StatusMap {
             open: " ?<".into(),
-            in_progress: "/~^".into(),
+            in_progress: "/~^.oO".into(),
             flagged: "!".into(),
             forwarded: ">".into(),
             done: "xX".into(),
-            cancelled: "-".into(),
+            cancelled: "-D".into(),
         }
     }
 }

@@ -68,7 +68,7 @@ impl VaultView {
             .files
             .iter()
             .filter_map(|f| match f.role {
-                FileRole::Journal { date } => Some((date, f.rel.to_string())),
+                FileRole::Journal { date, .. } => Some((date, f.rel.to_string())),
                 _ => None,
             })
             .collect();

@@ -37,4 +37,5 @@ mod summary;
 mod vault_fixtures;
 mod vault_meta;
 mod vault_rules;
+mod vault_shapes;
 mod view;

@@ -73,8 +73,8 @@ fn level_two_next_section_continues_through_h3_and_ends_at_h2_or_h1() {
             "- [ ] n1 top",         // 3
             "### Details",          // 4
             "- [ ] n2 under h3",    // 5
-            "## Later",             // 6
-            "- [ ] l1 later",       // 7
+            "## Notes",             // 6
+            "- [ ] l1 in notes",    // 7
             "## Next",              // 8
             "- [ ] n3 second next", // 9
             "# Archive",            // 10

@@ -504,7 +504,11 @@ fn a_project_todos_without_a_next_section_is_read_whole() {
         ]),
     );
     let r = audit_on(&v, "2026-05-06");
-    assert_eq!(prio(&r), vec!["doing one", "open one", "urgent one"]);
+    // The unticked box under `## Done` is open: the box wins over the heading.
+    assert_eq!(
+        prio(&r),
+        vec!["doing one", "open one", "urgent one", "left in done"]
+    );
     assert_eq!(
         r["audit"]["read_whole"],
         serde_json::json!(["projects/p/todos.md"])
@@ -681,5 +685,5 @@ fn the_status_map_is_configurable() {
     let out = v.cmd().arg("config").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("status.open = \" ?<b\""), "{text}");
-    assert!(text.contains("status.in_progress = \"/~^\""), "{text}");
+    assert!(text.contains("status.in_progress = \"/~^.oO\""), "{text}");
 }
