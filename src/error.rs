@@ -227,8 +227,11 @@ pub enum Error {
     RouteStdin {
         source: std::io::Error,
     },
-    /// `--date` is not a date.
+    /// A date given by the user (a flag, `ACTIVE_STATUS_TODAY`, an MCP
+    /// argument) is not one, or is out of range.
     BadDate {
+        /// What was given: the flag, variable or argument name.
+        what: &'static str,
         value: String,
         reason: String,
     },
@@ -345,6 +348,7 @@ impl Error {
         match self {
             MissingArgument { .. }
             | BadSince { .. }
+            | BadDate { .. }
             | NoSuchCommand { .. }
             | InsideVault { .. } => exit::USAGE,
             NoSuchSession { .. } => exit::CANT_READ,
@@ -366,7 +370,6 @@ impl Error {
             | RouteEntry { .. }
             | RouteInput { .. }
             | UnknownProject { .. }
-            | BadDate { .. }
             | NotUtf8 { .. }
             | WouldNotParseBack { .. }
             | HookInput { .. }

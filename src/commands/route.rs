@@ -27,14 +27,8 @@ fn read_entries(from: &str) -> Result<Vec<RouteEntry>> {
 }
 
 pub(super) fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
-    let today = crate::clock::now().date();
-    let default_date = match &args.date {
-        Some(d) => crate::clock::parse_date(d).map_err(|reason| Error::BadDate {
-            value: d.clone(),
-            reason,
-        })?,
-        None => today,
-    };
+    let today = ctx.cfg.today();
+    let default_date = args.date.unwrap_or(today);
     let entries = match (&args.from, args.to) {
         (Some(from), _) => read_entries(from)?,
         (None, Some(to)) => vec![RouteEntry {

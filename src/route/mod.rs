@@ -36,6 +36,7 @@ pub enum Dest {
 /// `keyword`, `line`, `persisted` …) can be routed once given a `to`.
 /// The same type is the MCP `route` tool's entry schema.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[schemars(description = "One follow-up to persist, and where.")]
 pub struct RouteEntry {
     /// The follow-up, one line.
     pub text: String,
@@ -43,16 +44,20 @@ pub struct RouteEntry {
     pub to: Dest,
     /// Project slug (required for project and active).
     #[serde(default)]
+    #[schemars(with = "String")]
     pub project: Option<String>,
     /// Task slug (required for active).
     #[serde(default)]
+    #[schemars(with = "String")]
     pub task: Option<String>,
-    /// Journal date (YYYY-MM-DD) for journal, skip and goal; default `--date` or today.
+    /// Journal date (YYYY-MM-DD) for journal, skip and goal (default: today).
     #[serde(default)]
+    #[schemars(with = "String")]
     pub date: Option<String>,
     /// A captured inbox item (its ID, path:line or text) this entry replaces:
-    /// it is ticked in the same locked step (see `act::route_replacing`).
+    /// it is ticked in the same locked step, as triaged.
     #[serde(default)]
+    #[schemars(with = "String")]
     pub replaces: Option<String>,
 }
 
