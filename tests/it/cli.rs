@@ -1382,3 +1382,42 @@ fn usage_lines_show_what_is_missing_and_not_the_environment() {
     );
     assert!(!stderr(&out).contains("--transcript"), "{}", stderr(&out));
 }
+
+#[test]
+fn list_marks_blocked_items_and_the_dashboard_shows_priorities() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        "## Next Session\n\n- [ ] set up the database 🆔 db ⏫\n- [ ] write the migrations ⛔ db\n",
+    );
+    let out = v
+        .cmd()
+        .args(["--today", "2026-05-06", "list"])
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("write the migrations  ⛔ blocked by db  (projects/p/todos.md:4")),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("set up the database  (projects/p/todos.md:3")),
+        "{text}"
+    );
+    let out = v
+        .cmd()
+        .args(["--today", "2026-05-06", "regen", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dash = v.read(DASH);
+    assert!(
+        dash.contains("**p** · set up the database · ⏫ high · ["),
+        "{dash}"
+    );
+}
