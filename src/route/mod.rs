@@ -65,6 +65,13 @@ pub struct RouteEntry {
 /// `extract --format json` prints (its `candidates`). Errors say where
 /// (`line L, column C` or `entry N`) and what, separately.
 pub fn parse_entries(raw: &str) -> std::result::Result<Vec<RouteEntry>, (String, String)> {
+    parse_batch(raw).map(|(entries, _)| entries)
+}
+
+/// [`parse_entries`], leaving out the `extract` candidates marked
+/// `"persisted": true` (already in the vault: routing them again would
+/// add them a second time elsewhere); returns how many were left out.
+pub fn parse_batch(raw: &str) -> std::result::Result<(Vec<RouteEntry>, usize), (String, String)> {
     let value: serde_json::Value = serde_json::from_str(raw).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
@@ -89,12 +96,18 @@ pub fn parse_entries(raw: &str) -> std::result::Result<Vec<RouteEntry>, (String,
             ));
         }
     };
-    list.into_iter()
+    let persisted =
+        |v: &serde_json::Value| v.get("persisted") == Some(&serde_json::Value::Bool(true));
+    let skipped = list.iter().filter(|v| persisted(v)).count();
+    let entries = list
+        .into_iter()
         .enumerate()
+        .filter(|(_, v)| !persisted(v))
         .map(|(i, v)| {
             RouteEntry::deserialize(v).map_err(|e| (format!("entry {}", i + 1), e.to_string()))
         })
-        .collect()
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    Ok((entries, skipped))
 }
 
 fn json_kind(v: &serde_json::Value) -> &'static str {

@@ -1425,3 +1425,45 @@ fn route_to_journal_files_the_entry_under_the_given_today() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(v.exists("journal/2026-06-02.md"));
 }
+
+#[test]
+fn extract_output_piped_to_route_leaves_out_persisted_candidates() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        "## Next Session\n\n- [ ] add lock timeout\n",
+    );
+    let transcript = v.join("notes.txt");
+    std::fs::write(
+        &transcript,
+        "TODO: add lock timeout\nnext session: benchmark the parser\n",
+    )
+    .unwrap();
+    let out = v
+        .cmd()
+        .args(["extract", "--transcript"])
+        .arg(&transcript)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for c in report["candidates"].as_array_mut().unwrap() {
+        c["to"] = json!("journal");
+        c["project"] = json!("p");
+    }
+    let out = v
+        .cmd()
+        .args(["--today", "2026-05-06", "route", "--from", "-"])
+        .write_stdin(report.to_string())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "added: journal/2026-05-06.md:6 (journal) benchmark the parser\n"
+    );
+    assert_eq!(
+        stderr(&out),
+        "route --from -: 1 candidate marked \"persisted\": true left out (already in the vault)\n"
+    );
+}
