@@ -563,6 +563,37 @@ impl<'m> Run<'m> {
         {
             self.push(text, "last request", Origin::LastRequest, Role::User, line);
         }
+        // A bare noun phrase ("The CAPTCHA", from "leave the CAPTCHA for the
+        // next session") whose words all appear in a fuller candidate is a
+        // fragment of the same work: the fuller candidate is kept.
+        let words: Vec<Vec<String>> = self
+            .out
+            .candidates
+            .iter()
+            .map(|c| summary::significant(&c.text))
+            .collect();
+        let fragment: Vec<bool> = self
+            .out
+            .candidates
+            .iter()
+            .zip(&words)
+            .map(|(c, own)| {
+                let article = c.text.split_whitespace().next().is_some_and(|w| {
+                    ["the", "a", "an", "this", "that", "these", "those"]
+                        .contains(&w.to_lowercase().as_str())
+                });
+                article
+                    && !own.is_empty()
+                    && words
+                        .iter()
+                        .any(|w| w.len() > own.len() && own.iter().all(|x| w.contains(x)))
+            })
+            .collect();
+        let mut at = 0;
+        self.out.candidates.retain(|_| {
+            at += 1;
+            !fragment[at - 1]
+        });
         let mut seen = std::collections::HashSet::new();
         self.out.candidates.retain(|c| {
             let key = c
