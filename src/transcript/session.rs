@@ -572,6 +572,17 @@ impl<'m> Run<'m> {
             .iter()
             .map(|c| summary::significant(&c.text))
             .collect();
+        // Candidates by word, so each noun phrase is compared only with the
+        // candidates sharing its first word, at most `LOOK` of them (a
+        // transcript of thousands of look-alike lines stays linear).
+        const LOOK: usize = 64;
+        let mut by_word: std::collections::HashMap<&str, Vec<usize>> =
+            std::collections::HashMap::new();
+        for (i, w) in words.iter().enumerate() {
+            for x in w {
+                by_word.entry(x.as_str()).or_default().push(i);
+            }
+        }
         let fragment: Vec<bool> = self
             .out
             .candidates
@@ -582,11 +593,15 @@ impl<'m> Run<'m> {
                     ["the", "a", "an", "this", "that", "these", "those"]
                         .contains(&w.to_lowercase().as_str())
                 });
-                article
-                    && !own.is_empty()
-                    && words
-                        .iter()
-                        .any(|w| w.len() > own.len() && own.iter().all(|x| w.contains(x)))
+                let Some(first) = own.first().filter(|_| article) else {
+                    return false;
+                };
+                by_word[first.as_str()]
+                    .iter()
+                    .map(|&j| &words[j])
+                    .filter(|w| w.len() > own.len())
+                    .take(LOOK)
+                    .any(|w| own.iter().all(|x| w.contains(x)))
             })
             .collect();
         let mut at = 0;
