@@ -33,8 +33,8 @@ pub struct Cli {
     /// Print more detail (every warning and untagged item; -vv adds phase timings)
     #[arg(short, long, global = true, action = clap::ArgAction::Count, help_heading = GLOBAL)]
     pub verbose: u8,
-    /// Today's date, YYYY-MM-DD (default: the local date); fixes as_of, ages and deferral for reproducible runs
-    #[arg(long, global = true, value_name = "DATE", env = "ACTIVE_STATUS_TODAY", help_heading = GLOBAL)]
+    /// Today's date, YYYY-MM-DD, 1970-2100 (default: $ACTIVE_STATUS_TODAY, else the local date); fixes as_of, ages, deferral and the dates every write records
+    #[arg(long, global = true, value_name = "DATE", value_parser = date_arg, help_heading = GLOBAL)]
     pub today: Option<jiff::civil::Date>,
     /// Neither read nor write the cache in .agents/cache/ (same output, every file parsed)
     #[arg(long, global = true, help_heading = GLOBAL)]
@@ -46,6 +46,43 @@ pub struct Cli {
 /// The help heading of the options every command takes; a command's own
 /// options come first, under "Options".
 const GLOBAL: &str = "Global options";
+
+/// The variable that fixes today when `--today` is not given.
+pub const TODAY_VAR: &str = "ACTIVE_STATUS_TODAY";
+
+/// A date given on the command line: exactly `YYYY-MM-DD`, a real day, in
+/// the years 1970-2100. A bad one is a usage error (exit 2) naming the flag.
+pub fn date_arg(s: &str) -> Result<jiff::civil::Date, String> {
+    crate::clock::parse_date(s)
+}
+
+impl Cli {
+    /// Today as fixed by `--today`, else by `ACTIVE_STATUS_TODAY` (read
+    /// here rather than by clap, so a variable set in the environment never
+    /// shows in a usage line as if it were a required flag); `None`: the
+    /// local date.
+    pub fn today(&self) -> crate::error::Result<Option<jiff::civil::Date>> {
+        if self.today.is_some() {
+            return Ok(self.today);
+        }
+        match std::env::var(TODAY_VAR) {
+            Ok(v) if v.is_empty() => Ok(None),
+            Ok(v) => date_arg(&v)
+                .map(Some)
+                .map_err(|reason| crate::error::Error::BadDate {
+                    what: TODAY_VAR,
+                    value: v,
+                    reason,
+                }),
+            Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(std::env::VarError::NotUnicode(v)) => Err(crate::error::Error::BadDate {
+                what: TODAY_VAR,
+                value: v.to_string_lossy().into_owned(),
+                reason: "not valid UTF-8".into(),
+            }),
+        }
+    }
+}
 
 /// `--format`, declared once for every command that prints a report.
 #[derive(Debug, Clone, Copy, Args)]
@@ -177,7 +214,7 @@ pub enum VaultCommand {
         after_help = "Examples:\n  active-status view                       # writes .agents/view.html\n  active-status view --open\n  active-status view --out site/status.html --format json"
     )]
     View(ViewArgs),
-    /// Serve the Model Context Protocol on stdin/stdout (tools: status, list, route, done, cancel, defer, extract, stats, history, search; the dashboard and the HTML view as resources)
+    /// Serve the Model Context Protocol on stdin/stdout (tools: status, list, route, done, cancel, defer, extract, stats, history, explain, search; the dashboard and the HTML view as resources)
     #[command(
         after_help = "Examples:\n  active-status mcp                      # started by the agent, not by hand\n  active-status init --claude            # registers it in .mcp.json"
     )]
@@ -230,7 +267,7 @@ pub struct ExtractArgs {
     #[arg(
         long,
         value_name = "FILE",
-        required_unless_present_any = ["sweep", "session"],
+        required_unless_present_any = ["sweep", "session", "since", "project", "capture"],
         conflicts_with_all = ["sweep", "session"]
     )]
     pub transcript: Option<PathBuf>,
@@ -279,9 +316,9 @@ pub struct RouteArgs {
     /// Task slug (required for --to active)
     #[arg(long, value_name = "T")]
     pub task: Option<String>,
-    /// Journal date YYYY-MM-DD (default: today, local time)
-    #[arg(long, value_name = "D")]
-    pub date: Option<String>,
+    /// Journal date YYYY-MM-DD (default: today)
+    #[arg(long, value_name = "D", value_parser = date_arg)]
+    pub date: Option<jiff::civil::Date>,
     /// Regenerate the dashboard while still holding the lock
     #[arg(long)]
     pub regen: bool,
@@ -307,8 +344,8 @@ pub struct ActArgs {
     #[arg(value_name = "ITEM", required = true)]
     pub item: Vec<String>,
     /// Date of a Done/Skipped journal entry and of ✅/❌ fields (default: today)
-    #[arg(long, value_name = "D")]
-    pub date: Option<String>,
+    #[arg(long, value_name = "D", value_parser = date_arg)]
+    pub date: Option<jiff::civil::Date>,
     /// Print the edits as a diff and write nothing (takes no lock)
     #[arg(long, conflicts_with = "regen")]
     pub dry_run: bool,
@@ -324,8 +361,8 @@ pub struct ActArgs {
 #[derive(Debug, Args)]
 pub struct DeferArgs {
     /// The start date: the item is deferred until then (YYYY-MM-DD)
-    #[arg(long, value_name = "DATE", required = true)]
-    pub until: String,
+    #[arg(long, value_name = "DATE", required = true, value_parser = date_arg)]
+    pub until: jiff::civil::Date,
     #[command(flatten)]
     pub act: ActArgs,
 }

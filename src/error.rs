@@ -34,30 +34,38 @@ pub(crate) mod exit {
     /// The lock was not acquired in time (EX_TEMPFAIL).
     pub(crate) const LOCKED: i32 = 75;
 
-    /// Every code with its meaning, for the man pages.
+    /// Every code with its meaning: the man pages print it, and the exit-code
+    /// tables of README.md, docs/FORMAT.md and docs/GUIDE.md must equal it
+    /// (backticks aside; a test compares them).
     pub(crate) const TABLE: &[(i32, &str)] = &[
         (OK, "success (hooks always exit 0)"),
-        (STALE, "regen --check: the dashboard is stale or missing"),
+        (
+            STALE,
+            "regen --check: the dashboard is stale or missing (a short diff goes to stderr)",
+        ),
         (
             USAGE,
-            "usage error (bad flag, missing argument, init --git-hooks outside git, init inside another vault without --here)",
+            "usage error: a bad flag or a missing argument, a bad date on the command line, init inside another vault without --here, init --git-hooks outside git (nothing is written)",
         ),
         (
             DATA,
-            "bad data: configuration values, template syntax, route input, hook JSON, an unknown project",
+            "bad data: configuration (values, TOML, invalid UTF-8), template syntax, route input, hook JSON, an unknown project, an item that matches nothing or several",
         ),
         (NO_VAULT, "no vault found, or the root is not a folder"),
-        (UNAVAILABLE, "git cannot be run"),
-        (SOFTWARE, "internal error (a bug)"),
+        (UNAVAILABLE, "git cannot be run (init --git-hooks)"),
+        (SOFTWARE, "internal error (a bug; please report it)"),
         (
             CANT_WRITE,
-            "a file cannot be written, or a write would leave the vault",
+            "a file cannot be written; a vault path leads out of the vault (.., an absolute path, a symbolic link out, even one swapped in during the run; for reads and writes alike), into git's folder (.git, by its resolved place), or to a file with several hard links; output names an existing file without the generated-file notice",
         ),
         (
             CANT_READ,
-            "a file cannot be read (a source, the configuration, the template, stdin, the working directory)",
+            "a file cannot be read: a source, the --config file, the template, stdin, the working directory (the run stops rather than drop its items)",
         ),
-        (LOCKED, "the lock was not acquired in time"),
+        (
+            LOCKED,
+            "the lock was not acquired in time (the message names the holder: pid, command, since), or a file kept changing under an edit through every retry",
+        ),
     ];
 }
 
@@ -258,8 +266,11 @@ pub enum Error {
     RouteStdin {
         source: std::io::Error,
     },
-    /// `--date` is not a date.
+    /// A date given by the user (a flag, `ACTIVE_STATUS_TODAY`, an MCP
+    /// argument) is not one, or is out of range.
     BadDate {
+        /// What was given: the flag, variable or argument name.
+        what: &'static str,
         value: String,
         reason: String,
     },
@@ -376,6 +387,7 @@ impl Error {
         match self {
             MissingArgument { .. }
             | BadSince { .. }
+            | BadDate { .. }
             | NoSuchCommand { .. }
             | ViewOut { .. }
             | InsideVault { .. } => exit::USAGE,
@@ -398,7 +410,6 @@ impl Error {
             | RouteEntry { .. }
             | RouteInput { .. }
             | UnknownProject { .. }
-            | BadDate { .. }
             | NotUtf8 { .. }
             | WouldNotParseBack { .. }
             | HookInput { .. }

@@ -97,9 +97,11 @@ impl Error {
                 "route --from {from}: {at}: {message}; nothing was written"
             ),
             RouteStdin { source } => write!(f, "route --from -: cannot read stdin: {source}"),
-            BadDate { value, reason } => {
-                write!(f, "--date {value:?}: {reason}; expected YYYY-MM-DD")
-            }
+            BadDate {
+                what,
+                value,
+                reason,
+            } => write!(f, "{what} {value:?}: {reason}"),
             NotUtf8 { path } => write!(
                 f,
                 "{path}: not valid UTF-8; refusing to route into it (it would be rewritten lossily); \

@@ -208,11 +208,12 @@ fn messages_and_codes() {
         ),
         (
             Error::BadDate {
+                what: "until",
                 value: "May".into(),
-                reason: "invalid".into(),
+                reason: "expected YYYY-MM-DD".into(),
             },
-            65,
-            "--date \"May\": invalid; expected YYYY-MM-DD",
+            2,
+            "until \"May\": expected YYYY-MM-DD",
         ),
         (
             Error::NotUtf8 {

@@ -68,9 +68,29 @@ pub(crate) struct NearMiss {
     pub reason: String,
 }
 
+/// What is explained: an item's representative, or the done line of an
+/// item closed by ticking its only place.
+struct Subject<'a> {
+    text: &'a str,
+    norm: &'a str,
+    private: Option<u64>,
+    project: &'a Option<Arc<str>>,
+}
+
+impl<'a> Subject<'a> {
+    fn of(i: &'a Item) -> Self {
+        Subject {
+            text: &i.text,
+            norm: &i.norm,
+            private: i.private,
+            project: &i.project,
+        }
+    }
+}
+
 /// The item found: representative, members, ID, state, rank, resolution.
 type Found<'a> = (
-    &'a Item,
+    Subject<'a>,
     Vec<&'a Item>,
     Option<String>,
     &'static str,
@@ -94,75 +114,115 @@ fn copy(i: &Item, rep_key: &str) -> Copy {
 pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<Explanation> {
     let merged = &analysis.merged;
     let t = cfg.dedup_threshold;
-    let (rep, members, id, state, rank, resolved_by): Found<'_> =
-        match crate::find::find_open(merged, query, t) {
-            Ok(c) => {
-                let report = crate::report::build(analysis, cfg);
-                let ids = crate::find::ids(merged);
-                let id = ids[c].clone();
-                let pos = |list: &[crate::report::ReportItem]| list.iter().position(|i| i.id == id);
-                let (state, rank) = if let Some(n) = pos(&report.priorities) {
-                    ("shown", Some(n + 1))
-                } else if pos(&report.overflow).is_some() {
-                    ("overflow", None)
-                } else if pos(&report.deferred).is_some() {
-                    ("deferred", None)
-                } else {
-                    ("blocked", None)
-                };
-                let cl = &merged.clusters[c];
-                let members: Vec<&Item> = cl.members.iter().map(|&m| &merged.items[m]).collect();
-                (members[0], members, Some(id), state, rank, None)
-            }
-            Err(err @ Error::AmbiguousItem { .. }) => return Err(err),
-            Err(err) => {
-                // A resolved item: its text matches the query's key exactly or
-                // by the matching rule.
-                let q = crate::normalize::key(query);
-                let r = merged
-                    .resolutions
-                    .iter()
-                    .find(|r| *r.item.norm == *q)
-                    .or_else(|| {
-                        merged.resolutions.iter().find(|r| {
-                            crate::merge::matches_by_definition(
-                                &q,
-                                None,
-                                &r.item.norm,
-                                r.item.private,
-                                t,
-                            )
-                        })
+    let found: Found<'_> = match crate::find::find_open(merged, query, t) {
+        Ok(c) => {
+            let report = crate::report::build(analysis, cfg);
+            let ids = crate::find::ids(merged);
+            let id = ids[c].clone();
+            let pos = |list: &[crate::report::ReportItem]| list.iter().position(|i| i.id == id);
+            let (state, rank) = if let Some(n) = pos(&report.priorities) {
+                ("shown", Some(n + 1))
+            } else if pos(&report.overflow).is_some() {
+                ("overflow", None)
+            } else if pos(&report.deferred).is_some() {
+                ("deferred", None)
+            } else {
+                ("blocked", None)
+            };
+            let cl = &merged.clusters[c];
+            let members: Vec<&Item> = cl.members.iter().map(|&m| &merged.items[m]).collect();
+            (
+                Subject::of(members[0]),
+                members,
+                Some(id),
+                state,
+                rank,
+                None,
+            )
+        }
+        Err(err @ Error::AmbiguousItem { .. }) => return Err(err),
+        Err(err) => {
+            // A resolved item: its text matches the query's key exactly or
+            // by the matching rule.
+            let q = crate::normalize::key(query);
+            let r = merged
+                .resolutions
+                .iter()
+                .find(|r| *r.item.norm == *q)
+                .or_else(|| {
+                    merged.resolutions.iter().find(|r| {
+                        crate::merge::matches_by_definition(
+                            &q,
+                            None,
+                            &r.item.norm,
+                            r.item.private,
+                            t,
+                        )
                     })
-                    .ok_or(err)?;
-                let entry = r
-                    .signal
-                    .and_then(|n| analysis.vault.signals.get(n))
-                    .map(|s| ClosedBy {
+                });
+            let Some(r) = r else {
+                // Closed by ticking its only place: its done line is
+                // all that is left, and it is its own resolution.
+                let s = crate::find::find_done(&analysis.vault.signals, query, t).ok_or(err)?;
+                let subject = Subject {
+                    text: &s.text,
+                    norm: &s.norm,
+                    private: s.private,
+                    project: &s.project,
+                };
+                let resolved = Resolved {
+                    entry: Some(ClosedBy {
                         text: s.text.clone(),
                         project: s.project.clone(),
                         path: s.loc.path.clone(),
                         line: s.loc.line,
                         date: s.date,
-                    });
-                let resolved = Resolved {
-                    entry,
-                    similarity: rounded(r.similarity),
+                    }),
+                    similarity: 1.0,
                 };
-                (
-                    &r.item,
-                    vec![&r.item],
-                    None,
-                    "resolved",
-                    None,
-                    Some(resolved),
-                )
-            }
-        };
-    let key = &*rep.norm;
+                return Ok(finish(
+                    analysis,
+                    cfg,
+                    query,
+                    (subject, Vec::new(), None, "resolved", None, Some(resolved)),
+                ));
+            };
+            let entry = r
+                .signal
+                .and_then(|n| analysis.vault.signals.get(n))
+                .map(|s| ClosedBy {
+                    text: s.text.clone(),
+                    project: s.project.clone(),
+                    path: s.loc.path.clone(),
+                    line: s.loc.line,
+                    date: s.date,
+                });
+            let resolved = Resolved {
+                entry,
+                similarity: rounded(r.similarity),
+            };
+            (
+                Subject::of(&r.item),
+                vec![&r.item],
+                None,
+                "resolved",
+                None,
+                Some(resolved),
+            )
+        }
+    };
+    Ok(finish(analysis, cfg, query, found))
+}
+
+/// The explanation of what was found: its copies and near misses.
+fn finish(analysis: &Analysis, cfg: &Config, query: &str, found: Found<'_>) -> Explanation {
+    let merged = &analysis.merged;
+    let t = cfg.dedup_threshold;
+    let (rep, members, id, state, rank, resolved_by) = found;
+    let key = rep.norm;
     let collected: Vec<Copy> = members.iter().map(|i| copy(i, key)).collect();
     let is_member = |i: &Item| members.iter().any(|m| m.loc == i.loc);
-    let compatible = |p: &Option<std::sync::Arc<str>>| match (p, &rep.project) {
+    let compatible = |p: &Option<std::sync::Arc<str>>| match (p, rep.project) {
         (Some(a), Some(b)) => a == b,
         _ => true,
     };
@@ -223,19 +283,19 @@ pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<
             .then_with(|| (&a.path, a.line).cmp(&(&b.path, b.line)))
     });
     near.truncate(SHOWN);
-    Ok(Explanation {
+    Explanation {
         schema: 1,
         query: query.to_string(),
         id,
-        text: rep.text.clone(),
-        project: rep.project_owned(),
+        text: rep.text.to_string(),
+        project: rep.project.as_deref().map(str::to_string),
         state,
         rank,
         threshold: t,
         collected,
         resolved_by,
         near_misses: near,
-    })
+    }
 }
 
 /// The text form of an explanation.

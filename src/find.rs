@@ -182,6 +182,61 @@ pub(crate) fn find_open(merged: &Merged, query: &str, threshold: f64) -> Result<
     })
 }
 
+/// The done item (a ticked checkbox, a Done or Skipped entry) `query`
+/// names when no open or resolved item does: an item closed by ticking its
+/// only place is no longer collected, only its done line is. Found by the
+/// ID it had while open, by its `path:line`, or by its text (exact first,
+/// then by the match rule; several different texts are no answer). The
+/// latest dated one is returned.
+pub(crate) fn find_done<'a>(
+    signals: &'a [crate::item::Signal],
+    query: &str,
+    threshold: f64,
+) -> Option<&'a crate::item::Signal> {
+    use crate::item::Signal;
+    let query = query.trim();
+    let latest = |hits: Vec<&'a Signal>| -> Option<&'a Signal> {
+        let first = hits.first()?;
+        if hits.iter().any(|s| s.norm != first.norm) {
+            return None;
+        }
+        hits.into_iter().max_by_key(|s| s.date)
+    };
+    if crate::item_id::looks_like_id(query) {
+        let q = query.to_ascii_lowercase();
+        let hits: Vec<&Signal> = signals
+            .iter()
+            .filter(|s| crate::item_id::full(s.project(), &s.norm).starts_with(&q))
+            .collect();
+        if !hits.is_empty() {
+            return latest(hits);
+        }
+    }
+    if let Some((path, line)) = as_place(query) {
+        return signals
+            .iter()
+            .find(|s| &*s.loc.path == path && s.loc.line == line);
+    }
+    let (tag, text) = crate::parse::split_tag(query);
+    let norm = match_key(text);
+    if norm.is_empty() {
+        return None;
+    }
+    let key = Key::with_private(&norm, crate::guards::private_mark(text));
+    let candidates = signals.iter().filter(|s| match (&tag, s.project()) {
+        (Some(t), Some(p)) => t == p,
+        _ => true,
+    });
+    let (exact, similar_hits): (Vec<&Signal>, Vec<&Signal>) = candidates
+        .filter(|s| similar(&key, &Key::with_private(&s.norm, s.private), threshold))
+        .partition(|s| *s.norm == *norm);
+    latest(if exact.is_empty() {
+        similar_hits
+    } else {
+        exact
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -81,8 +81,22 @@ pub(crate) fn history(root: &std::path::Path, cfg: &Config, query: &str) -> Resu
                 cl.project.clone(),
             )
         }
-        Err(Error::NoSuchItem { .. }) if !crate::find::is_reference(query) => {
-            resolved_match(&vault.items, query, cfg.dedup_threshold)?
+        Err(err @ Error::NoSuchItem { .. }) => {
+            let resolved = if crate::find::is_reference(query) {
+                Err(err)
+            } else {
+                resolved_match(&vault.items, query, cfg.dedup_threshold)
+            };
+            match resolved {
+                Ok(found) => found,
+                // Closed by ticking its only place: only its done line is left.
+                Err(err @ Error::NoSuchItem { .. }) => {
+                    let s = crate::find::find_done(&vault.signals, query, cfg.dedup_threshold)
+                        .ok_or(err)?;
+                    (s.norm.to_string(), s.project_owned())
+                }
+                Err(e) => return Err(e),
+            }
         }
         Err(e) => return Err(e),
     };
@@ -200,6 +214,7 @@ fn build(
     let text = cluster
         .map(|c| merged.items[c.members[0]].text.clone())
         .or_else(|| matching.first().map(|i| i.text.clone()))
+        .or_else(|| dones.first().map(|s| s.text.clone()))
         .unwrap_or_default();
     let mut done_entries: Vec<DoneEntry> = dones
         .iter()

@@ -191,9 +191,14 @@ pub(crate) fn list(items: &[ReportItem]) -> String {
         } else {
             String::new()
         };
+        let blocked = if i.blocked_by.is_empty() {
+            String::new()
+        } else {
+            format!("  ⛔ blocked by {}", i.blocked_by.join(", "))
+        };
         let _ = writeln!(
             o,
-            "{:>width$}. {} [{}] {}  ({}:{}, {}{age}{seen})",
+            "{:>width$}. {} [{}] {}{blocked}  ({}:{}, {}{age}{seen})",
             n + 1,
             i.id,
             project_label(&i.project),

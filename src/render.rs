@@ -34,6 +34,8 @@ struct Priority<'a> {
     status: crate::item::ItemStatus,
     due: Option<jiff::civil::Date>,
     overdue: bool,
+    /// `highest` … `lowest`, or none.
+    priority: Option<crate::task_meta::Priority>,
 }
 
 /// A blocked item as the dashboard's "Blocked" line shows it.
@@ -213,6 +215,7 @@ pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
             status: p.status,
             due: p.due,
             overdue: p.overdue,
+            priority: p.priority,
         })
         .collect();
     let blocked: Vec<_> = report

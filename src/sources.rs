@@ -372,6 +372,10 @@ fn apply_rules(
                     || matches!(entry.role, Some(Role::Done | Role::Skipped))
             }
             SourceKind::ActiveTodos => done,
+            // A ticked or cancelled capture was triaged (routed elsewhere, or
+            // dropped): it leaves the inbox and closes nothing, or the item
+            // it was routed as would be resolved by its own capture.
+            SourceKind::Captured => false,
             _ => done,
         };
         if check == Check::NonTask {

@@ -79,16 +79,34 @@ fn label(p: &Option<String>) -> &str {
     p.as_deref().unwrap_or("untagged")
 }
 
+/// Characters of an item's text the summary shows; a longer text is cut
+/// and ends with `…`, so one long item never crowds out the others.
+pub(crate) const TEXT_CHARS: usize = 200;
+
+fn shortened(text: &str) -> String {
+    if text.chars().count() <= TEXT_CHARS {
+        return text.to_string();
+    }
+    let mut s: String = text.chars().take(TEXT_CHARS - 1).collect();
+    s.push('…');
+    s
+}
+
 fn item_line(n: usize, p: &ViewItem) -> String {
     format!(
         "{}. {} [{}] {} ({}:{})\n",
         n,
         p.id,
         label(&p.project),
-        crate::output::escape_controls(&p.text),
+        crate::output::escape_controls(&shortened(&p.text)),
         p.path,
         p.line
     )
+}
+
+/// The line that counts the items left out for want of room.
+fn more_line(n: usize) -> String {
+    format!("… {n} more (`active-status list` shows them all).\n")
 }
 
 /// A plain summary of at most `max` characters. With `focus`, that
@@ -140,15 +158,27 @@ pub(crate) fn summary_of(r: &SummaryView, max: usize, focus: Option<&str>) -> St
     // The count of the rest goes last but its room is kept.
     let rest = focus.map(|_| rest_line(r, &in_focus)).unwrap_or_default();
     let budget = max.saturating_sub(rest.chars().count());
+    // Room is kept for the line counting what does not fit.
+    let reserve = more_line(items.len()).chars().count();
+    let mut shown = 0;
     for (n, p) in items.iter().enumerate() {
         let line = format!(
             "{}{}",
             if n == 0 { "Priorities:\n" } else { "" },
             item_line(n + 1, p)
         );
-        if out.is_empty() || !push_within(&mut out, &line, budget) {
+        let room = if n + 1 == items.len() {
+            budget
+        } else {
+            budget.saturating_sub(reserve)
+        };
+        if out.is_empty() || !push_within(&mut out, &line, room) {
             break;
         }
+        shown += 1;
+    }
+    if shown < items.len() && !out.is_empty() {
+        push_within(&mut out, &more_line(items.len() - shown), budget);
     }
     push_within(&mut out, &rest, max);
     out.trim_end().to_string()

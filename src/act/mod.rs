@@ -47,6 +47,16 @@ impl Action {
     }
 }
 
+/// The warning for a deferral date that is not after today (a mistyped
+/// year, a stale script): the start date is written all the same.
+pub(crate) fn past_until(until: Date, today: Date) -> Option<String> {
+    (until <= today).then(|| {
+        format!(
+            "deferred until {until}, which is not after today ({today}); was a later date meant?"
+        )
+    })
+}
+
 /// One change made (or, with a dry run, to be made).
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub(crate) struct Change {
@@ -132,6 +142,15 @@ pub(crate) fn prepare(
             }),
             None => needs_entry = true,
         }
+    }
+    // A ticked capture is triaged, not done (docs/FORMAT.md §2.3): an item
+    // found only in the inbox is closed by a journal entry as well.
+    let only_captured = c
+        .members
+        .iter()
+        .all(|&m| merged.items[m].kind == crate::item::SourceKind::Captured);
+    if only_captured && matches!(action, Action::Done | Action::Cancel) {
+        needs_entry = true;
     }
     if needs_entry {
         let to = if action == Action::Done {

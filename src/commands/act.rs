@@ -4,25 +4,14 @@
 use super::{Ctx, print_json};
 use crate::act::{Action, plan_action, run_action};
 use crate::cli::{ActArgs, Format};
-use crate::error::{Error, Result, exit};
+use crate::error::{Result, exit};
 use crate::lock::with_lock;
 use crate::report::Trail;
 use crate::vault_fs::VaultDir;
-use jiff::civil::Date;
-
-pub(super) fn parse_date(d: &str) -> Result<Date> {
-    crate::clock::parse_date(d).map_err(|reason| Error::BadDate {
-        value: d.to_string(),
-        reason,
-    })
-}
 
 pub(super) fn act(ctx: &Ctx, args: &ActArgs, action: Action) -> Result<i32> {
     let query = args.item.join(" ");
-    let date = match &args.date {
-        Some(d) => parse_date(d)?,
-        None => crate::clock::now().date(),
-    };
+    let date = args.date.unwrap_or_else(|| ctx.cfg.today());
     let vault = VaultDir::open(&ctx.root)?;
     if args.dry_run {
         let (acted, changes) = plan_action(&vault, &ctx.cfg, &query, action, date)?;

@@ -44,6 +44,10 @@ pub(super) fn init(cli: &crate::cli::Cli, args: &InitArgs) -> Result<i32> {
         None => std::env::current_dir().map_err(|source| Error::WorkingDir { source })?,
     };
     refuse_nested(&root, args.here)?;
+    // Outside a git work tree `--git-hooks` fails: fail before writing anything.
+    if args.git_hooks {
+        git(&root, &["rev-parse", "--show-toplevel"])?;
+    }
     let vault = VaultDir::open(&root)?;
     vault.create_dir_all(".agents")?;
     let ctx = Ctx::for_root(cli, root.clone(), None)?;

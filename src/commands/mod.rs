@@ -54,7 +54,7 @@ impl Ctx {
                 eprintln!("warning: {w}");
             }
         }
-        cfg.today = cli.today;
+        cfg.today = cli.today()?;
         if cli.no_cache {
             cfg.cache = false;
         }
@@ -104,8 +104,16 @@ pub fn run(cli: Cli) -> Result<i32> {
         VaultCommand::Done(args) => act::act(&ctx, args, crate::act::Action::Done),
         VaultCommand::Cancel(args) => act::act(&ctx, args, crate::act::Action::Cancel),
         VaultCommand::Defer(args) => {
-            let until = act::parse_date(&args.until)?;
-            act::act(&ctx, &args.act, crate::act::Action::Defer { until })
+            if let Some(w) = crate::act::past_until(args.until, ctx.cfg.today())
+                && !ctx.quiet
+            {
+                eprintln!("warning: {w}");
+            }
+            act::act(
+                &ctx,
+                &args.act,
+                crate::act::Action::Defer { until: args.until },
+            )
         }
         VaultCommand::History(args) => history::history(&ctx, args),
         VaultCommand::Explain(args) => explain::explain(&ctx, args),

@@ -9,7 +9,7 @@ use crate::route::{RouteEntry, Status, dest_name, route_batch, validate};
 use crate::vault_fs::VaultDir;
 use std::io::Read;
 
-fn read_entries(from: &str) -> Result<Vec<RouteEntry>> {
+fn read_entries(from: &str, quiet: bool) -> Result<Vec<RouteEntry>> {
     let raw = if from == "-" {
         let mut s = String::new();
         std::io::stdin()
@@ -19,24 +19,26 @@ fn read_entries(from: &str) -> Result<Vec<RouteEntry>> {
     } else {
         std::fs::read_to_string(from).map_err(|e| Error::read(from, e))?
     };
-    crate::route::parse_entries(&raw).map_err(|(at, message)| Error::RouteInput {
-        from: from.to_string(),
-        at,
-        message,
-    })
+    let (entries, skipped) =
+        crate::route::parse_batch(&raw).map_err(|(at, message)| Error::RouteInput {
+            from: from.to_string(),
+            at,
+            message,
+        })?;
+    if skipped > 0 && !quiet {
+        eprintln!(
+            "route --from {from}: {skipped} candidate{} marked \"persisted\": true left out (already in the vault)",
+            if skipped == 1 { "" } else { "s" }
+        );
+    }
+    Ok(entries)
 }
 
 pub(super) fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
-    let today = crate::clock::now().date();
-    let default_date = match &args.date {
-        Some(d) => crate::clock::parse_date(d).map_err(|reason| Error::BadDate {
-            value: d.clone(),
-            reason,
-        })?,
-        None => today,
-    };
+    let today = ctx.cfg.today();
+    let default_date = args.date.unwrap_or(today);
     let entries = match (&args.from, args.to) {
-        (Some(from), _) => read_entries(from)?,
+        (Some(from), _) => read_entries(from, ctx.quiet)?,
         (None, Some(to)) => vec![RouteEntry {
             replaces: None,
             text: args.text.join(" "),

@@ -150,8 +150,16 @@ pub fn load(root: &Path, overrides: &Overrides) -> Result<Config> {
 }
 
 fn apply_file(cfg: &mut Config, path: &Path, required: bool) -> Result<()> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+    let text = match std::fs::read(path) {
+        // Bad data, like a TOML error (65), not an unreadable file.
+        Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            Error::Config {
+                origin: path.display().to_string(),
+                message: format!("line {line}: not valid UTF-8"),
+            }
+        })?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => return Ok(()),
         Err(source) => {
             return Err(Error::ConfigRead {

@@ -10,7 +10,7 @@ use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{
-    CallToolResult, ContentBlock, ListResourcesResult, PaginatedRequestParams,
+    CallToolResult, ContentBlock, JsonObject, ListResourcesResult, PaginatedRequestParams,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, ServerCapabilities, ServerConfig,
 };
@@ -30,16 +30,11 @@ pub(crate) struct Server {
 
 impl Server {
     fn search_json(&self, p: SearchParams) -> Result<crate::search::Results> {
-        let status = match p.status.as_deref() {
-            None | Some("all") => crate::search::StatusFilter::All,
-            Some("open") => crate::search::StatusFilter::Open,
-            Some("resolved") => crate::search::StatusFilter::Resolved,
-            Some("cancelled") => crate::search::StatusFilter::Cancelled,
-            Some(_) => {
-                return Err(Error::MissingArgument {
-                    needed: "status: one of open, resolved, cancelled, all",
-                });
-            }
+        let status = match p.status {
+            None | Some(SearchStatusParam::All) => crate::search::StatusFilter::All,
+            Some(SearchStatusParam::Open) => crate::search::StatusFilter::Open,
+            Some(SearchStatusParam::Resolved) => crate::search::StatusFilter::Resolved,
+            Some(SearchStatusParam::Cancelled) => crate::search::StatusFilter::Cancelled,
         };
         let options = crate::search::Options {
             query: p.query,
@@ -64,13 +59,32 @@ fn reply<T: Serialize>(r: Result<T>) -> std::result::Result<CallToolResult, Erro
             Ok(s) => CallToolResult::success(vec![ContentBlock::text(s)]),
             Err(e) => CallToolResult::error(vec![ContentBlock::text(format!("JSON: {e}"))]),
         },
-        Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+        Err(e) => refusal(&e),
     })
 }
 
-fn parse_date(what: &str, d: &str) -> Result<Date> {
+/// An error as a tool error: the message without the command line's hint
+/// (hints name commands and flags a tool caller does not have).
+fn refusal(e: &Error) -> CallToolResult {
+    let full = e.to_string();
+    let message = full.split("\nhint: ").next().unwrap_or(&full);
+    CallToolResult::error(vec![ContentBlock::text(message.to_string())])
+}
+
+/// A tool's arguments, or the tool error that says what is wrong with them.
+macro_rules! args {
+    ($tool:literal, $args:expr) => {
+        match read($tool, $args) {
+            Ok(p) => p,
+            Err(message) => return Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
+        }
+    };
+}
+
+fn parse_date(what: &'static str, d: &str) -> Result<Date> {
     crate::clock::parse_date(d).map_err(|reason| Error::BadDate {
-        value: format!("{what} {d}"),
+        what,
+        value: d.to_string(),
         reason,
     })
 }
@@ -87,6 +101,9 @@ struct Planned {
     #[serde(flatten)]
     acted: crate::act::Acted,
     diff: String,
+    /// What deserves a second look (a deferral date not after today).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
 }
 
 impl Server {
@@ -117,9 +134,14 @@ impl Server {
         date: Option<&str>,
         dry_run: bool,
     ) -> Result<Planned> {
+        let today = self.cfg.today();
         let date = match date {
             Some(d) => parse_date("date", d)?,
-            None => crate::clock::now().date(),
+            None => today,
+        };
+        let warnings: Vec<String> = match action {
+            Action::Defer { until } => crate::act::past_until(until, today).into_iter().collect(),
+            _ => Vec::new(),
         };
         let vault = VaultDir::open(&self.root)?;
         if dry_run {
@@ -127,6 +149,7 @@ impl Server {
             return Ok(Planned {
                 acted,
                 diff: crate::act::diff(&changes),
+                warnings,
             });
         }
         let acted = with_lock(&self.lock_options(), || {
@@ -135,6 +158,7 @@ impl Server {
         Ok(Planned {
             acted,
             diff: String::new(),
+            warnings,
         })
     }
 
@@ -163,12 +187,15 @@ impl Server {
 #[tool_router]
 impl Server {
     #[tool(
-        description = "The session-start summary: counts, goals and the top open follow-ups with their IDs (plain text)."
+        description = "The session-start summary: counts, goals and the top open follow-ups with their IDs (plain text).",
+        input_schema = schema::<StatusParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     fn status(
         &self,
-        Parameters(p): Parameters<StatusParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: StatusParams = args!("status", a);
         let r = crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
             let report = crate::report::build(&a, &self.cfg);
             let focus = p.project.map(|f| f.to_ascii_lowercase());
@@ -176,26 +203,22 @@ impl Server {
         });
         Ok(match r {
             Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
-            Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+            Err(e) => refusal(&e),
         })
     }
 
     #[tool(
-        description = "Every open follow-up after the merge, in rank order, as JSON items with id, text, project, tier, source, ages and every place it was written."
+        description = "Every open follow-up after the merge, in rank order, as JSON items with id, text, project, tier, source, ages and every place it was written.",
+        input_schema = schema::<ListParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     fn list(
         &self,
-        Parameters(p): Parameters<ListParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: ListParams = args!("list", a);
         reply((|| {
-            let kind = match p.source.as_deref() {
-                None => None,
-                Some(s) => Some(crate::item::SourceKind::parse(s).ok_or(
-                    Error::MissingArgument {
-                        needed: "source: one of journal_next, captured, active_todos, project_todos, progress",
-                    },
-                )?),
-            };
+            let kind = p.source.map(SourceParam::kind);
             let due = match p.due.as_deref() {
                 None => None,
                 Some("overdue") => Some(DueFilter::Overdue),
@@ -209,7 +232,7 @@ impl Server {
                 .into_iter()
                 .filter(|i| project.is_none() || i.project == project)
                 .filter(|i| kind.is_none_or(|k| i.source.kind == k))
-                .filter(|i| p.status.as_deref().is_none_or(|s| i.status.as_str() == s))
+                .filter(|i| p.status.is_none_or(|s| i.status.as_str() == s.as_str()))
                 .filter(|i| match &due {
                     None => true,
                     Some(DueFilter::Overdue) => i.overdue,
@@ -220,7 +243,7 @@ impl Server {
                 .filter(|i| p.blocked.is_none_or(|b| i.blocked_by.is_empty() != b))
                 .collect();
             if let Some(n) = p.limit {
-                items.truncate(n);
+                items.truncate(usize::try_from(n).unwrap_or(usize::MAX));
             }
             Ok(ListOut {
                 schema: 1,
@@ -231,15 +254,23 @@ impl Server {
     }
 
     #[tool(
-        description = "Persist follow-ups into the vault (journal, project todos, an active task, a skip, a goal, or a done entry), under the vault lock. The whole batch is validated first; a refused entry writes nothing and is returned as an error."
+        description = "Persist follow-ups into the vault (journal, project todos, an active task, a skip, a goal, or a done entry), under the vault lock. The whole batch is validated first; a refused entry writes nothing and is returned as an error. An entry already present is not written twice.",
+        input_schema = schema::<RouteParams>(),
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
     )]
     fn route(
         &self,
-        Parameters(p): Parameters<RouteParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: RouteParams = args!("route", a);
         reply((|| {
             let entries: Vec<RouteEntry> = p.entries;
-            let today = crate::clock::now().date();
+            let today = self.cfg.today();
             let checked = validate(&entries, today)?;
             let replaces: Vec<Option<String>> =
                 entries.iter().map(|e| e.replaces.clone()).collect();
@@ -258,32 +289,56 @@ impl Server {
     }
 
     #[tool(
-        description = "Mark one open item done: its checkboxes become [x], or a Done entry is written in today's journal. Takes the vault lock; dry_run returns the diff and writes nothing."
+        description = "Mark one open item done: its checkboxes become [x], or a Done entry is written in today's journal. Takes the vault lock; dry_run returns the diff and writes nothing.",
+        input_schema = schema::<ActParams>(),
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
     )]
     fn done(
         &self,
-        Parameters(p): Parameters<ActParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: ActParams = args!("done", a);
         reply(self.act(&p.item, Action::Done, p.date.as_deref(), p.dry_run))
     }
 
     #[tool(
-        description = "Cancel one open item: its checkboxes become [-], or a Skipped entry is written (the audit shows it as potentially lost that day). Takes the vault lock; dry_run writes nothing."
+        description = "Cancel one open item: its checkboxes become [-], or a Skipped entry is written (the audit shows it as potentially lost that day). Takes the vault lock; dry_run writes nothing.",
+        input_schema = schema::<ActParams>(),
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
     )]
     fn cancel(
         &self,
-        Parameters(p): Parameters<ActParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: ActParams = args!("cancel", a);
         reply(self.act(&p.item, Action::Cancel, p.date.as_deref(), p.dry_run))
     }
 
     #[tool(
-        description = "Defer one open item until a date: writes a start date (Tasks 🛫 or Dataview [start::]) on every place it was written. Takes the vault lock; dry_run writes nothing."
+        description = "Defer one open item until a date: writes a start date (Tasks 🛫 or Dataview [start::]) on every place it was written. Takes the vault lock; dry_run writes nothing.",
+        input_schema = schema::<DeferParams>(),
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
     )]
     fn defer(
         &self,
-        Parameters(p): Parameters<DeferParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: DeferParams = args!("defer", a);
         reply(
             parse_date("until", &p.until)
                 .and_then(|until| self.act(&p.item, Action::Defer { until }, None, p.dry_run)),
@@ -291,23 +346,29 @@ impl Server {
     }
 
     #[tool(
-        description = "Vault statistics as JSON: created vs done per week, open items by age, zombies (open longer than N days), stuck projects, per-project counts."
+        description = "Vault statistics as JSON: created vs done per week, open items by age, zombies (open longer than N days), stuck projects, per-project counts.",
+        input_schema = schema::<StatsParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     fn stats(
         &self,
-        Parameters(p): Parameters<StatsParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: StatsParams = args!("stats", a);
         let days = p.zombie_days.unwrap_or(self.cfg.stats_zombie_days);
         reply(crate::stats::compute(&self.root, &self.cfg, days))
     }
 
     #[tool(
-        description = "Follow-up candidates said in a transcript, each marked persisted (already in the vault) or not, as JSON: what /wrap routes."
+        description = "Follow-up candidates said in a transcript, each marked persisted (already in the vault) or not, as JSON: what /wrap routes.",
+        input_schema = schema::<ExtractParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     fn extract(
         &self,
-        Parameters(p): Parameters<ExtractParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: ExtractParams = args!("extract", a);
         let path = std::path::Path::new(&p.transcript);
         reply(crate::followups::report(
             &self.root,
@@ -319,12 +380,15 @@ impl Server {
     }
 
     #[tool(
-        description = "Why one item is where it is, as JSON: every place it was collected, what merged with it and how similar, what resolved it or why it is open (shown, overflow, deferred, blocked), and near misses with the guard that rejected them."
+        description = "Why one item is where it is, as JSON: every place it was collected, what merged with it and how similar, what resolved it or why it is open (shown, overflow, deferred, blocked), and near misses with the guard that rejected them.",
+        input_schema = schema::<ExplainParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     fn explain(
         &self,
-        Parameters(p): Parameters<ExplainParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: ExplainParams = args!("explain", a);
         reply(
             crate::pipeline::analyze(&self.root, &self.cfg)
                 .and_then(|a| crate::explain::explain(&a, &self.cfg, &p.item)),
@@ -332,22 +396,28 @@ impl Server {
     }
 
     #[tool(
-        description = "The history of one item as JSON: every day and file it was written in, open or resolved, what merged with it, and the done entries matching it."
+        description = "The history of one item as JSON: every day and file it was written in, open or resolved, what merged with it, and the done entries matching it.",
+        input_schema = schema::<HistoryParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     fn history(
         &self,
-        Parameters(p): Parameters<HistoryParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: HistoryParams = args!("history", a);
         reply(crate::history::history(&self.root, &self.cfg, &p.item))
     }
 
     #[tool(
-        description = "Did we already do this? Ranked full-text search (BM25) over every item, open, resolved or cancelled, and every Done/Skipped entry, as JSON: each hit with its ID (open items), status, dates, path:line and the entry that resolved it. Identifiers (#12, file names) count as exact terms; Korean and Japanese work."
+        description = "Did we already do this? Ranked full-text search (BM25) over every item, open, resolved or cancelled, and every Done/Skipped entry, as JSON: each hit with its ID (open items), status, dates, path:line and the entry that resolved it. Identifiers (#12, file names) count as exact terms; Korean and Japanese work.",
+        input_schema = schema::<SearchParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
     )]
     fn search(
         &self,
-        Parameters(p): Parameters<SearchParams>,
+        Parameters(a): Parameters<JsonObject>,
     ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: SearchParams = args!("search", a);
         reply(self.search_json(p))
     }
 }

@@ -36,6 +36,7 @@ pub enum Dest {
 /// `keyword`, `line`, `persisted` …) can be routed once given a `to`.
 /// The same type is the MCP `route` tool's entry schema.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[schemars(description = "One follow-up to persist, and where.")]
 pub struct RouteEntry {
     /// The follow-up, one line.
     pub text: String,
@@ -43,16 +44,20 @@ pub struct RouteEntry {
     pub to: Dest,
     /// Project slug (required for project and active).
     #[serde(default)]
+    #[schemars(with = "String")]
     pub project: Option<String>,
     /// Task slug (required for active).
     #[serde(default)]
+    #[schemars(with = "String")]
     pub task: Option<String>,
-    /// Journal date (YYYY-MM-DD) for journal, skip and goal; default `--date` or today.
+    /// Journal date (YYYY-MM-DD) for journal, skip and goal (default: today).
     #[serde(default)]
+    #[schemars(with = "String")]
     pub date: Option<String>,
     /// A captured inbox item (its ID, path:line or text) this entry replaces:
-    /// it is ticked in the same locked step (see `act::route_replacing`).
+    /// it is ticked in the same locked step, as triaged.
     #[serde(default)]
+    #[schemars(with = "String")]
     pub replaces: Option<String>,
 }
 
@@ -60,6 +65,13 @@ pub struct RouteEntry {
 /// `extract --format json` prints (its `candidates`). Errors say where
 /// (`line L, column C` or `entry N`) and what, separately.
 pub fn parse_entries(raw: &str) -> std::result::Result<Vec<RouteEntry>, (String, String)> {
+    parse_batch(raw).map(|(entries, _)| entries)
+}
+
+/// [`parse_entries`], leaving out the `extract` candidates marked
+/// `"persisted": true` (already in the vault: routing them again would
+/// add them a second time elsewhere); returns how many were left out.
+pub fn parse_batch(raw: &str) -> std::result::Result<(Vec<RouteEntry>, usize), (String, String)> {
     let value: serde_json::Value = serde_json::from_str(raw).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
@@ -84,12 +96,18 @@ pub fn parse_entries(raw: &str) -> std::result::Result<Vec<RouteEntry>, (String,
             ));
         }
     };
-    list.into_iter()
+    let persisted =
+        |v: &serde_json::Value| v.get("persisted") == Some(&serde_json::Value::Bool(true));
+    let skipped = list.iter().filter(|v| persisted(v)).count();
+    let entries = list
+        .into_iter()
         .enumerate()
+        .filter(|(_, v)| !persisted(v))
         .map(|(i, v)| {
             RouteEntry::deserialize(v).map_err(|e| (format!("entry {}", i + 1), e.to_string()))
         })
-        .collect()
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    Ok((entries, skipped))
 }
 
 fn json_kind(v: &serde_json::Value) -> &'static str {

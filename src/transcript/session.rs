@@ -563,6 +563,52 @@ impl<'m> Run<'m> {
         {
             self.push(text, "last request", Origin::LastRequest, Role::User, line);
         }
+        // A bare noun phrase ("The CAPTCHA", from "leave the CAPTCHA for the
+        // next session") whose words all appear in a fuller candidate is a
+        // fragment of the same work: the fuller candidate is kept.
+        let words: Vec<Vec<String>> = self
+            .out
+            .candidates
+            .iter()
+            .map(|c| summary::significant(&c.text))
+            .collect();
+        // Candidates by word, so each noun phrase is compared only with the
+        // candidates sharing its first word, at most `LOOK` of them (a
+        // transcript of thousands of look-alike lines stays linear).
+        const LOOK: usize = 64;
+        let mut by_word: std::collections::HashMap<&str, Vec<usize>> =
+            std::collections::HashMap::new();
+        for (i, w) in words.iter().enumerate() {
+            for x in w {
+                by_word.entry(x.as_str()).or_default().push(i);
+            }
+        }
+        let fragment: Vec<bool> = self
+            .out
+            .candidates
+            .iter()
+            .zip(&words)
+            .map(|(c, own)| {
+                let article = c.text.split_whitespace().next().is_some_and(|w| {
+                    ["the", "a", "an", "this", "that", "these", "those"]
+                        .contains(&w.to_lowercase().as_str())
+                });
+                let Some(first) = own.first().filter(|_| article) else {
+                    return false;
+                };
+                by_word[first.as_str()]
+                    .iter()
+                    .map(|&j| &words[j])
+                    .filter(|w| w.len() > own.len())
+                    .take(LOOK)
+                    .any(|w| own.iter().all(|x| w.contains(x)))
+            })
+            .collect();
+        let mut at = 0;
+        self.out.candidates.retain(|_| {
+            at += 1;
+            !fragment[at - 1]
+        });
         let mut seen = std::collections::HashSet::new();
         self.out.candidates.retain(|c| {
             let key = c

@@ -210,7 +210,7 @@ fn defer_writes_a_start_date_in_the_file_style() {
         .args(["defer", "later", "--until", "next week"])
         .output()
         .unwrap();
-    assert_eq!(bad.status.code(), Some(65));
+    assert_eq!(bad.status.code(), Some(2));
 }
 
 #[test]
@@ -496,4 +496,198 @@ fn route_from_replaces_refuses_an_item_that_is_not_captured() {
         .unwrap();
     assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
     assert_eq!(snapshot(&v), before);
+}
+
+// ---------------------------------------------------------------- triage
+
+/// The capture and project list of docs/GUIDE.md's inbox-triage recipe.
+const GUIDE_TODOS: &str = "# wrap-cli\n\n## Next Session\n\n- [ ] port to Windows\n";
+
+/// The console block of docs/GUIDE.md's inbox-triage recipe and the
+/// Markdown block before it (the capture), so the recipe is the test.
+fn guide_triage() -> (String, String) {
+    let guide = include_str!("../../docs/GUIDE.md");
+    let at = guide
+        .find("Inbox triage in one step:")
+        .expect("the recipe in docs/GUIDE.md");
+    let rest = &guide[at..];
+    let block = |fence: &str, from: usize| -> (String, usize) {
+        let start = rest[from..].find(fence).expect("block") + from + fence.len() + 1;
+        let end = rest[start..].find("\n```\n").expect("block end") + start;
+        (rest[start..end].to_string() + "\n", end + 5)
+    };
+    let (capture, after) = block("```markdown", 0);
+    let (console, _) = block("```console", after);
+    (capture, console)
+}
+
+#[test]
+fn the_guide_inbox_triage_recipe_keeps_the_routed_item_open() {
+    let (capture, console) = guide_triage();
+    let v = Vault::new()
+        .project("wrap-cli")
+        .file("projects/wrap-cli/todos.md", GUIDE_TODOS)
+        .file(INBOX, &capture);
+    // Each `$ ` line is run as the GUIDE writes it; what follows is its output.
+    let mut steps: Vec<(String, String)> = Vec::new();
+    for line in console.lines() {
+        match line.strip_prefix("$ ") {
+            Some(command) => steps.push((command.to_string(), String::new())),
+            None => {
+                let (_, out) = steps.last_mut().expect("a command first");
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    assert_eq!(steps.len(), 2, "{console}");
+    for (command, expected) in &steps {
+        let (stdin, args) = match command.strip_prefix("echo '") {
+            Some(rest) => {
+                let (json, args) = rest.split_once("' | active-status ").expect("a pipe");
+                (json.to_string(), args.to_string())
+            }
+            None => (
+                String::new(),
+                command
+                    .strip_prefix("active-status ")
+                    .expect("the tool")
+                    .to_string(),
+            ),
+        };
+        let out = v
+            .cmd()
+            .args(args.split_whitespace())
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command}: {}", stderr(&out));
+        assert_eq!(crate::common::stdout(&out), *expected, "{command}");
+    }
+    assert!(v.read(INBOX).contains("- [x] benchmark the parser\n"));
+}
+
+#[test]
+fn a_capture_ticked_by_hand_resolves_nothing() {
+    let v = Vault::new()
+        .project("wrap-cli")
+        .file(
+            "projects/wrap-cli/todos.md",
+            "## Next Session\n\n- [ ] benchmark the parser\n",
+        )
+        .file(
+            INBOX,
+            "# Captured\n\n<!-- project: wrap-cli -->\n\n### Next (captured)\n\n- [x] benchmark the parser\n- [-] rewrite it in Go\n",
+        );
+    assert_eq!(v.open_texts(), ["benchmark the parser"]);
+    let report = v.report();
+    assert_eq!(report["audit"]["resolved"], 0, "{report}");
+}
+
+#[test]
+fn done_on_a_capture_alone_ticks_it_and_writes_a_done_entry() {
+    let v = Vault::new().project("wrap-cli").file(
+        INBOX,
+        "# Captured\n\n<!-- project: wrap-cli -->\n\n### Next (captured)\n\n- [ ] benchmark the parser\n",
+    );
+    let out = v
+        .cmd()
+        .args(["--today", "2026-05-07", "done", "benchmark the parser"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(v.read(INBOX).contains("- [x] benchmark the parser\n"));
+    assert_eq!(
+        v.read("journal/2026-05-07.md"),
+        "# 2026-05-07\n\n## Session: follow-ups (wrap-cli)\n\n### Done\n- (wrap-cli) benchmark the parser\n"
+    );
+    assert!(v.open_texts().is_empty());
+}
+
+// ---------------------------------------------------------------- today
+
+#[test]
+fn writes_date_their_entries_with_today_from_the_flag_or_the_variable() {
+    let v = vault().file(
+        "journal/2026-05-06.md",
+        "# 2026-05-06\n\n## Session: lock (wrap-cli)\n\n### Next\n\n- retry the flaky test\n- publish the crate\n- write the notes\n",
+    );
+    let out = v
+        .cmd()
+        .args(["--today", "2026-05-08", "done", "retry the flaky test"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        v.read("journal/2026-05-08.md")
+            .contains("- (wrap-cli) retry the flaky test\n")
+    );
+    let out = v
+        .cmd()
+        .env("ACTIVE_STATUS_TODAY", "2026-05-09")
+        .args(["cancel", "publish the crate"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        v.read("journal/2026-05-09.md")
+            .contains("- (wrap-cli) publish the crate\n")
+    );
+    // A deferral date not after today is written, with a warning.
+    let out = v
+        .cmd()
+        .args([
+            "--today",
+            "2026-05-09",
+            "defer",
+            "write the notes",
+            "--until",
+            "2026-05-01",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "warning: deferred until 2026-05-01, which is not after today (2026-05-09); was a later date meant?\n"
+    );
+    assert!(
+        v.read("journal/2026-05-06.md")
+            .contains("- write the notes 🛫 2026-05-01\n")
+    );
+}
+
+// ---------------------------------------------------------------- closed by a tick
+
+#[test]
+fn history_and_explain_find_an_item_done_by_ticking_its_only_place() {
+    let v = vault();
+    let id = id_of(&v, "port to Windows");
+    let out = v
+        .cmd()
+        .args(["--today", "2026-05-06", "done", &id])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    for query in [
+        "port to Windows",
+        id.as_str(),
+        "projects/wrap-cli/todos.md:5",
+    ] {
+        let h = v.json(&["history", query, "--format", "json"]);
+        assert_eq!(h["status"], "resolved", "{query}: {h}");
+        assert_eq!(h["text"], "port to Windows", "{query}: {h}");
+        assert_eq!(
+            h["done_entries"],
+            json!([{"date": null, "path": "projects/wrap-cli/todos.md", "line": 5, "project": "wrap-cli"}]),
+            "{query}"
+        );
+        let e = v.json(&["explain", query, "--format", "json"]);
+        assert_eq!(e["state"], "resolved", "{query}: {e}");
+        assert_eq!(e["text"], "port to Windows", "{query}: {e}");
+        assert_eq!(
+            e["resolved_by"]["entry"]["path"], "projects/wrap-cli/todos.md",
+            "{query}: {e}"
+        );
+    }
 }

@@ -1304,3 +1304,120 @@ fn list_with_an_unknown_project_exits_65_naming_the_known_ones() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+// ---------------------------------------------------------------- dates on the command line
+
+#[test]
+fn a_bad_date_on_the_command_line_is_a_usage_error_naming_its_flag() {
+    let v = Vault::new().file(
+        "journal/2026-05-06.md",
+        "# 2026-05-06\n\n### Next\n\n- [ ] add lock timeout\n",
+    );
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["defer", "add lock timeout", "--until", "tomorrow"],
+            "error: invalid value 'tomorrow' for '--until <DATE>': expected YYYY-MM-DD\n",
+        ),
+        (
+            &["done", "add lock timeout", "--date", "2026-02-30"],
+            "error: invalid value '2026-02-30' for '--date <D>': ",
+        ),
+        (
+            &["route", "--to", "journal", "--date", "May 6", "x y"],
+            "error: invalid value 'May 6' for '--date <D>': expected YYYY-MM-DD\n",
+        ),
+        (
+            &["--today", "tomorrow", "list"],
+            "error: invalid value 'tomorrow' for '--today <DATE>': expected YYYY-MM-DD\n",
+        ),
+        (
+            &["--today", "1969-12-31", "list"],
+            "error: invalid value '1969-12-31' for '--today <DATE>': 1969-12-31 is outside the years 1970–2100\n",
+        ),
+        (
+            &["--today", "2101-01-01", "list"],
+            "error: invalid value '2101-01-01' for '--today <DATE>': 2101-01-01 is outside the years 1970–2100\n",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = v.cmd().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).starts_with(message),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = v
+        .cmd()
+        .env("ACTIVE_STATUS_TODAY", "1969-12-31")
+        .args(["list"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "error: ACTIVE_STATUS_TODAY \"1969-12-31\": 1969-12-31 is outside the years 1970–2100\n"
+    );
+}
+
+#[test]
+fn usage_lines_show_what_is_missing_and_not_the_environment() {
+    let v = Vault::new();
+    let out = v
+        .cmd()
+        .env("ACTIVE_STATUS_TODAY", "2026-05-06")
+        .args(["extract"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!stderr(&out).contains("--today"), "{}", stderr(&out));
+    let out = v.cmd().args(["extract", "--since", "7d"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out)
+            .starts_with("error: the following required arguments were not provided:\n  --sweep\n"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("--transcript"), "{}", stderr(&out));
+}
+
+#[test]
+fn list_marks_blocked_items_and_the_dashboard_shows_priorities() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        "## Next Session\n\n- [ ] set up the database 🆔 db ⏫\n- [ ] write the migrations ⛔ db\n",
+    );
+    let out = v
+        .cmd()
+        .args(["--today", "2026-05-06", "list"])
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("write the migrations  ⛔ blocked by db  (projects/p/todos.md:4")),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("set up the database  (projects/p/todos.md:3")),
+        "{text}"
+    );
+    let out = v
+        .cmd()
+        .args(["--today", "2026-05-06", "regen", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dash = v.read(DASH);
+    assert!(
+        dash.contains("**p** · set up the database · ⏫ high · ["),
+        "{dash}"
+    );
+}

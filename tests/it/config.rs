@@ -133,3 +133,16 @@ fn environment_values_need_no_quotes_and_empty_means_unset() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_config_file_that_is_not_utf8_is_bad_data() {
+    let v = Vault::new().file(".agents/active-status.toml", b"cap = 5\n# caf\xe9\n");
+    let out = v.cmd().arg("config").output().unwrap();
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("active-status.toml")
+            && stderr(&out).contains("line 2: not valid UTF-8"),
+        "{}",
+        stderr(&out)
+    );
+}

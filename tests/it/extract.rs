@@ -521,3 +521,53 @@ fn session_flag_finds_the_transcript_and_bad_since_is_a_usage_error() {
         .expect("run");
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn a_deferred_noun_phrase_inside_a_fuller_candidate_is_not_a_second_candidate() {
+    let v = Vault::new();
+    let transcript = v.join("notes.txt");
+    std::fs::write(
+        &transcript,
+        "The signup form works now. I'll leave the CAPTCHA for the next session.\n\n\
+         Next steps:\n- wire the CAPTCHA into the signup form\n",
+    )
+    .unwrap();
+    let out = v
+        .cmd()
+        .args([
+            "extract",
+            "--input-format",
+            "text",
+            "--format",
+            "json",
+            "--transcript",
+        ])
+        .arg(&transcript)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let texts: Vec<&str> = report["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["wire the CAPTCHA into the signup form"], "{report}");
+    // Alone, the deferral still gives its noun phrase.
+    std::fs::write(
+        &transcript,
+        "I'll leave the CAPTCHA for the next session.\n",
+    )
+    .unwrap();
+    let report = v.json(&[
+        "extract",
+        "--input-format",
+        "text",
+        "--format",
+        "json",
+        "--transcript",
+        transcript.to_str().unwrap(),
+    ]);
+    assert_eq!(report["candidates"][0]["text"], "The CAPTCHA", "{report}");
+}

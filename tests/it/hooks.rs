@@ -732,6 +732,52 @@ fn session_end_and_pre_compact_survive_case_folding_that_resizes() {
 }
 
 #[test]
+fn a_long_item_is_shortened_and_never_crowds_out_the_other_priorities() {
+    let mut journal = String::from("# 2026-05-06\n\n## Session: s (wrap-cli)\n\n### Next\n");
+    journal.push_str(&format!("- [ ] {}\n", "a very long item ".repeat(250)));
+    for i in 1..15 {
+        journal.push_str(&format!("- [ ] item number {i}\n"));
+    }
+    let v = Vault::new()
+        .project("wrap-cli")
+        .file("journal/2026-05-06.md", &journal);
+    let env = Env::new();
+    let ctx = context(&env.hook("session-start", &start_input(v.path())));
+    let items: Vec<&str> = ctx
+        .lines()
+        .filter(|l| {
+            l.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
+        .collect();
+    assert_eq!(items.len(), 15, "{ctx}");
+    let long = items[0];
+    assert!(long.contains("a very long item a very"), "{long}");
+    assert!(long.contains("… (journal/2026-05-06.md:6)"), "{long}");
+    assert!(long.chars().count() < 260, "{long}");
+
+    // A budget too small for all of them says how many were left out.
+    v.write(".agents/active-status.toml", "[hook]\nmax_chars = 600\n");
+    let ctx = context(&env.hook("session-start", &start_input(v.path())));
+    assert!(ctx.chars().count() <= 600, "{ctx}");
+    let shown = ctx
+        .lines()
+        .filter(|l| {
+            l.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
+        .count();
+    assert!(shown < 15, "{ctx}");
+    assert!(
+        ctx.ends_with(&format!(
+            "… {} more (`active-status list` shows them all).",
+            15 - shown
+        )),
+        "{ctx}"
+    );
+}
+
+#[test]
 fn session_end_never_captures_a_follow_up_holding_a_control_character() {
     let v = lock_vault();
     let tmp = tempfile::tempdir().expect("tempdir");

@@ -4,7 +4,7 @@
 //! the audit still accounts for every item, and a sensible outcome.
 //!
 //! The 100 MB transcript is `#[ignore]`d:
-//! `cargo test --release --test hostile -- --ignored --nocapture`.
+//! `cargo test --release --test it -- --ignored --nocapture hostile::`.
 //! Tests marked `#[ignore = "BUG: …"]` document defects found here.
 
 use crate::common::Vault;
@@ -671,7 +671,7 @@ fn ten_mb_transcript() {
 }
 
 #[test]
-#[ignore = "long: cargo test --release --test hostile -- --ignored"]
+#[ignore = "long: cargo test --release --test it -- --ignored hostile::"]
 fn hundred_mb_transcript() {
     big_transcript(100, Duration::from_secs(120));
 }

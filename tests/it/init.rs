@@ -303,13 +303,16 @@ fn git_hooks_outside_a_repository_fail_with_a_git_init_hint() {
         .env_remove("GIT_WORK_TREE")
         .output()
         .expect("run init");
-    assert_ne!(out.status.code(), Some(0), "stdout: {}", stdout(&out));
+    assert_eq!(out.status.code(), Some(2), "stdout: {}", stdout(&out));
     let all = format!("{}{}", stdout(&out), stderr(&out));
     assert!(
         all.contains("git init"),
         "the message should mention `git init`: {all}"
     );
     assert!(!v.exists(".git"), "init must not create a repository");
+    // It fails before writing anything.
+    assert!(!v.exists(".agents/active-status.toml"), "{all}");
+    assert!(!v.exists(".agents/inbox"), "{all}");
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod cli;
 mod common;
 mod config;
 mod corpus;
+mod docs;
 mod extract;
 mod extract_lists;
 mod fuzz_regressions;

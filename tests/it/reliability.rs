@@ -11,7 +11,7 @@
 //! - Path safety: every writer refuses symbolic-link escapes; file modes.
 //!
 //! The normal suite runs short versions. The long ones are `#[ignore]`d:
-//! `cargo test --release --test reliability -- --ignored --nocapture`, with
+//! `cargo test --release --test it -- --ignored --nocapture reliability::`, with
 //! `RELIABILITY_ITERATIONS` (crash loop, default 200) and
 //! `RELIABILITY_WRITERS` (racing processes of each kind, default 64).
 //! Every run prints a summary line on stderr (`--nocapture` to see it).
@@ -352,7 +352,7 @@ fn sigkill_during_regen_leaves_old_or_new_dashboard() {
 }
 
 #[test]
-#[ignore = "long: cargo test --release --test reliability -- --ignored"]
+#[ignore = "long: cargo test --release --test it -- --ignored reliability::"]
 fn sigkill_during_regen_long() {
     let f = crash_loop(env_count("RELIABILITY_ITERATIONS", 200), 10, "long");
     assert!(f.mid_write > 0, "no kill landed mid-write: {f:?}");
@@ -465,7 +465,7 @@ fn racing_regen_and_route_lose_nothing() {
 }
 
 #[test]
-#[ignore = "long: cargo test --release --test reliability -- --ignored"]
+#[ignore = "long: cargo test --release --test it -- --ignored reliability::"]
 fn racing_regen_and_route_long() {
     racing(env_count("RELIABILITY_WRITERS", 64), "long");
 }

@@ -914,8 +914,6 @@ fn refused_command_line_input_exits_65_and_writes_nothing() {
         &["--to", "project", "x"],
         &["--to", "active", "--task", "t", "x"],
         &["--to", "active", "--project", "p", "x"],
-        &["--to", "journal", "--date", "2026-13-01", "x"],
-        &["--to", "journal", "--date", "yesterday", "x"],
     ];
     for args in cases {
         let v = Vault::new().project("p").file(DAY, "# 2026-05-06\n");
@@ -930,6 +928,17 @@ fn refused_command_line_input_exits_65_and_writes_nothing() {
         assert!(out.stdout.is_empty(), "{args:?}");
         assert!(!stderr(&out).trim().is_empty(), "{args:?}: no message");
         assert_eq!(snapshot(v.path()), before, "{args:?} wrote something");
+    }
+}
+
+#[test]
+fn a_bad_date_flag_is_a_usage_error_and_writes_nothing() {
+    for date in ["2026-13-01", "yesterday"] {
+        let v = Vault::new().project("p").file(DAY, "# 2026-05-06\n");
+        let before = snapshot(v.path());
+        let out = route(&v, &["--to", "journal", "--date", date, "x"]);
+        assert_eq!(out.status.code(), Some(2), "{date}: {}", stderr(&out));
+        assert_eq!(snapshot(v.path()), before, "{date} wrote something");
     }
 }
 
@@ -1373,4 +1382,88 @@ fn date_follows_the_vaults_journal_layout() {
     let flat = Vault::new().file("journal/2026-05-06.md", "## Next\n- [ ] a\n");
     let r = route_json(&flat, &["--to", "journal", "--date", "2026-06-02", "x"]);
     assert_eq!(single(&r)["path"], "journal/2026-06-02.md");
+}
+
+#[test]
+fn route_to_journal_files_the_entry_under_the_given_today() {
+    let v = Vault::new().project("p");
+    let out = v
+        .cmd()
+        .args([
+            "--today",
+            "2026-06-01",
+            "route",
+            "--to",
+            "journal",
+            "--project",
+            "p",
+            "check the backups",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "added: journal/2026-06-01.md:6 (journal) check the backups\n"
+    );
+    // Filed on that day, the item is today's, not deferred.
+    let list = v.json(&["--today", "2026-06-01", "list", "--format", "json"]);
+    assert_eq!(list["items"][0]["tier"], "today", "{list}");
+    let out = v
+        .cmd()
+        .env("ACTIVE_STATUS_TODAY", "2026-06-02")
+        .args([
+            "route",
+            "--to",
+            "journal",
+            "--project",
+            "p",
+            "rotate the keys",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(v.exists("journal/2026-06-02.md"));
+}
+
+#[test]
+fn extract_output_piped_to_route_leaves_out_persisted_candidates() {
+    let v = Vault::new().project("p").file(
+        "projects/p/todos.md",
+        "## Next Session\n\n- [ ] add lock timeout\n",
+    );
+    let transcript = v.join("notes.txt");
+    std::fs::write(
+        &transcript,
+        "TODO: add lock timeout\nnext session: benchmark the parser\n",
+    )
+    .unwrap();
+    let out = v
+        .cmd()
+        .args(["extract", "--transcript"])
+        .arg(&transcript)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for c in report["candidates"].as_array_mut().unwrap() {
+        c["to"] = json!("journal");
+        c["project"] = json!("p");
+    }
+    let out = v
+        .cmd()
+        .args(["--today", "2026-05-06", "route", "--from", "-"])
+        .write_stdin(report.to_string())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "added: journal/2026-05-06.md:6 (journal) benchmark the parser\n"
+    );
+    assert_eq!(
+        stderr(&out),
+        "route --from -: 1 candidate marked \"persisted\": true left out (already in the vault)\n"
+    );
 }
