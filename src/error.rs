@@ -223,6 +223,13 @@ pub enum Error {
         /// What, without a position.
         message: String,
     },
+    /// A `decide` batch (or one answer of it) is refused.
+    DecideInput {
+        from: String,
+        /// Where: `line 3, column 7` for JSON syntax, `answer 2` for an answer.
+        at: String,
+        message: String,
+    },
     /// `route --from -` cannot read stdin.
     RouteStdin {
         source: std::io::Error,
@@ -365,6 +372,7 @@ impl Error {
             | Template { .. }
             | RouteEntry { .. }
             | RouteInput { .. }
+            | DecideInput { .. }
             | UnknownProject { .. }
             | BadDate { .. }
             | NotUtf8 { .. }

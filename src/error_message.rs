@@ -96,6 +96,10 @@ impl Error {
                 "route --from {from}: {at}: {message}; nothing was written"
             ),
             RouteStdin { source } => write!(f, "route --from -: cannot read stdin: {source}"),
+            DecideInput { from, at, message } => write!(
+                f,
+                "decide --from {from}: {at}: {message}; nothing was written"
+            ),
             BadDate { value, reason } => {
                 write!(f, "--date {value:?}: {reason}; expected YYYY-MM-DD")
             }

@@ -11,6 +11,7 @@ mod init;
 mod list;
 mod man;
 mod regen;
+mod review;
 mod route;
 mod stats;
 
@@ -103,6 +104,12 @@ pub fn run(cli: Cli) -> Result<i32> {
             let until = act::parse_date(&args.until)?;
             act::act(&ctx, &args.act, crate::act::Action::Defer { until })
         }
+        VaultCommand::Keep(args) => review::decide_ids(&ctx, args, "keep"),
+        VaultCommand::Same(args) => review::decide_ids(&ctx, args, "same"),
+        VaultCommand::NotTask(args) => review::decide_ids(&ctx, args, "not-task"),
+        VaultCommand::Decide(args) => review::decide(&ctx, args),
+        VaultCommand::Review(args) => review::review(&ctx, args),
+        VaultCommand::Wrap(args) => review::wrap(&ctx, args),
         VaultCommand::History(args) => history::history(&ctx, args),
         VaultCommand::Explain(args) => explain::explain(&ctx, args),
         VaultCommand::Stats(args) => stats::stats(&ctx, args),

@@ -97,3 +97,32 @@ pub(super) struct ExplainParams {
     /// The item: its ID (or a unique ID prefix), or a text.
     pub item: String,
 }
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub(super) struct ReviewParams {
+    /// Only this project's review items.
+    #[serde(default)]
+    pub project: Option<String>,
+}
+
+/// One answer of a `decide` batch.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct AnswerParam {
+    /// keep, same, not-task, done or cancel.
+    pub action: String,
+    /// The item's ID (as review and wrap show it).
+    pub id: String,
+    /// For `same`: the other item's ID.
+    #[serde(default)]
+    pub other: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub(super) struct DecideParams {
+    /// The answers, checked whole before anything is written.
+    pub answers: Vec<AnswerParam>,
+    /// Plan only: check the answers and return what they would do.
+    #[serde(default)]
+    pub dry_run: bool,
+}

@@ -133,8 +133,8 @@ fn mcp_lists_and_calls_every_tool() {
     assert_eq!(
         names,
         [
-            "cancel", "defer", "done", "explain", "extract", "history", "list", "route", "stats",
-            "status"
+            "cancel", "decide", "defer", "done", "explain", "extract", "history", "list", "review",
+            "route", "stats", "status", "wrap"
         ]
     );
     for t in tools["result"]["tools"].as_array().unwrap() {
