@@ -16,7 +16,12 @@ use crate::transcript::Origin;
 
 /// Whether the vault-relative `path` is a capture file of the inbox.
 pub(crate) fn is_capture_path(path: &str, cfg: &Config) -> bool {
-    let inbox = cfg.inbox_dir.trim_end_matches('/');
+    is_capture_path_in(path, &cfg.inbox_dir)
+}
+
+/// [`is_capture_path`] for the inbox folder `inbox_dir`.
+pub(crate) fn is_capture_path_in(path: &str, inbox_dir: &str) -> bool {
+    let inbox = inbox_dir.trim_end_matches('/');
     path.strip_prefix(inbox)
         .and_then(|r| r.strip_prefix('/'))
         .is_some_and(|name| !name.contains('/') && is_capture_name(name))

@@ -174,6 +174,32 @@ pub enum VaultCommand {
         after_help = "Examples:\n  active-status route --to project --project wrap-cli add lock timeout\n  active-status route --to journal --project wrap-cli --regen \"retry flaky test\"\n  active-status route --to skip \"rewrite in Go\"\n  echo '[{\"text\":\"x\",\"to\":\"active\",\"project\":\"p\",\"task\":\"t\"}]' | active-status route --from -"
     )]
     Route(RouteArgs),
+    /// Keep items open: out of the review for review.stale_days (a decisions line each)
+    #[command(
+        after_help = "Examples:\n  active-status keep 3fy6bd\n  active-status keep 3fy6bd k2j9aa --regen"
+    )]
+    Keep(DecideIdsArgs),
+    /// Record that two open items are one task from now on
+    #[command(after_help = "Example:\n  active-status same 3fy6bd k2j9aa")]
+    Same(DecideIdsArgs),
+    /// Record that items are not tasks: never listed again (counted as resolved)
+    #[command(after_help = "Example:\n  active-status not-task 9ab2cd")]
+    NotTask(DecideIdsArgs),
+    /// Answer the review in one batch: a JSON array of {action, id[, other]}
+    #[command(
+        after_help = "Examples:\n  echo '[{\"action\":\"keep\",\"id\":\"3fy6bd\"},{\"action\":\"done\",\"id\":\"k2j9aa\"}]' | active-status decide --from -\n  active-status decide --from answers.json --dry-run"
+    )]
+    Decide(DecideArgs),
+    /// The review queue: open items the tool is unsure about, with reason and evidence
+    #[command(
+        after_help = "Examples:\n  active-status review\n  active-status review --format json\n  active-status review --archive-before 2026-01-01   # one keep decision per older item"
+    )]
+    Review(ReviewArgs),
+    /// The hand-off check: this project's last hand-off items and the review, with IDs
+    #[command(
+        after_help = "Examples:\n  active-status wrap --project wrap-cli\n  active-status wrap --format json   # then answer with decide --from -"
+    )]
+    Wrap(WrapArgs),
     /// Mark an item done: tick its checkboxes, or write a Done entry in the journal
     #[command(
         after_help = "Examples:\n  active-status done k3j9qa\n  active-status done \"add lock timeout\" --dry-run\n  active-status done journal/2026-05-06.md:12 --regen"
@@ -359,6 +385,69 @@ pub struct ActArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct DecideIdsArgs {
+    /// The items: IDs (or path:line); `same` takes two
+    #[arg(value_name = "ID", required = true)]
+    pub ids: Vec<String>,
+    /// Date of the decision (default: today)
+    #[arg(long, value_name = "D")]
+    pub date: Option<String>,
+    /// Print what would be recorded and write nothing (takes no lock)
+    #[arg(long, conflicts_with = "regen")]
+    pub dry_run: bool,
+    /// Regenerate the dashboard while still holding the lock
+    #[arg(long)]
+    pub regen: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub lock: LockArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DecideArgs {
+    /// A JSON file of answers, or `-` for stdin
+    #[arg(long, value_name = "FILE|-", required = true)]
+    pub from: String,
+    /// Date of the decisions (default: today)
+    #[arg(long, value_name = "D")]
+    pub date: Option<String>,
+    /// Check the batch and print what it would do; write nothing
+    #[arg(long, conflicts_with = "regen")]
+    pub dry_run: bool,
+    /// Regenerate the dashboard while still holding the lock
+    #[arg(long)]
+    pub regen: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub lock: LockArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// Only this project's review items
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+    /// Record one `keep` decision for every review item last seen before DATE
+    #[arg(long, value_name = "DATE")]
+    pub archive_before: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub lock: LockArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct WrapArgs {
+    /// The project (default: the one the working directory is in)
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct DeferArgs {
     /// The start date: the item is deferred until then (YYYY-MM-DD)
     #[arg(long, value_name = "DATE", required = true, value_parser = date_arg)]
@@ -481,6 +570,11 @@ impl VaultCommand {
             VaultCommand::Done(a) | VaultCommand::Cancel(a) => Some(&a.lock),
             VaultCommand::Defer(a) => Some(&a.act.lock),
             VaultCommand::View(a) => Some(&a.lock),
+            VaultCommand::Keep(a) | VaultCommand::Same(a) | VaultCommand::NotTask(a) => {
+                Some(&a.lock)
+            }
+            VaultCommand::Decide(a) => Some(&a.lock),
+            VaultCommand::Review(a) => Some(&a.lock),
             _ => None,
         }
     }

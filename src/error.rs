@@ -262,6 +262,13 @@ pub enum Error {
         /// What, without a position.
         message: String,
     },
+    /// A `decide` batch (or one answer of it) is refused.
+    DecideInput {
+        from: String,
+        /// Where: `line 3, column 7` for JSON syntax, `answer 2` for an answer.
+        at: String,
+        message: String,
+    },
     /// `route --from -` cannot read stdin.
     RouteStdin {
         source: std::io::Error,
@@ -409,6 +416,7 @@ impl Error {
             | Template { .. }
             | RouteEntry { .. }
             | RouteInput { .. }
+            | DecideInput { .. }
             | UnknownProject { .. }
             | NotUtf8 { .. }
             | WouldNotParseBack { .. }

@@ -97,6 +97,10 @@ impl Error {
                 "route --from {from}: {at}: {message}; nothing was written"
             ),
             RouteStdin { source } => write!(f, "route --from -: cannot read stdin: {source}"),
+            DecideInput { from, at, message } => write!(
+                f,
+                "decide --from {from}: {at}: {message}; nothing was written"
+            ),
             BadDate {
                 what,
                 value,

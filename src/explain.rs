@@ -29,7 +29,8 @@ pub(crate) struct Explanation {
     pub id: Option<String>,
     pub text: String,
     pub project: Option<String>,
-    /// `shown`, `overflow`, `deferred`, `blocked` or `resolved`.
+    /// `shown`, `overflow`, `deferred`, `blocked`, `resolved`, or the
+    /// review reason (`possibly-done`, `not-a-task`, …) of an item in review.
     pub state: &'static str,
     /// 1-based place among the priorities when shown.
     pub rank: Option<usize>,
@@ -37,6 +38,8 @@ pub(crate) struct Explanation {
     /// Every collected copy, the representative first.
     pub collected: Vec<Copy>,
     pub resolved_by: Option<Resolved>,
+    /// The decisions (`keep`, `same`) that touched the open item.
+    pub decisions: Vec<String>,
     pub near_misses: Vec<NearMiss>,
 }
 
@@ -52,9 +55,13 @@ pub(crate) struct Copy {
 
 #[derive(Debug, Serialize)]
 pub(crate) struct Resolved {
-    /// Null for a forwarded item closed by its open twin.
+    /// Null for a forwarded item closed by its open twin, or by a decision.
     pub entry: Option<ClosedBy>,
     pub similarity: f64,
+    /// The certain rule, when not the matching key (`identifier #12`,
+    /// `decision DATE not-task (decisions line N)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Arc<str>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -126,6 +133,8 @@ pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<
                 ("overflow", None)
             } else if pos(&report.deferred).is_some() {
                 ("deferred", None)
+            } else if let Some(r) = report.review.iter().find(|r| r.item.id == id) {
+                (r.reason.as_str(), None)
             } else {
                 ("blocked", None)
             };
@@ -179,6 +188,7 @@ pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<
                         date: s.date,
                     }),
                     similarity: 1.0,
+                    rule: None,
                 };
                 return Ok(finish(
                     analysis,
@@ -200,6 +210,7 @@ pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<
             let resolved = Resolved {
                 entry,
                 similarity: rounded(r.similarity),
+                rule: r.rule.clone(),
             };
             (
                 Subject::of(&r.item),
@@ -293,6 +304,18 @@ fn finish(analysis: &Analysis, cfg: &Config, query: &str, found: Found<'_>) -> E
         rank,
         threshold: t,
         collected,
+        decisions: members
+            .first()
+            .map(|m| {
+                merged
+                    .settled
+                    .notes
+                    .iter()
+                    .filter(|(loc, _)| *loc == m.loc)
+                    .map(|(_, note)| note.clone())
+                    .collect()
+            })
+            .unwrap_or_default(),
         resolved_by,
         near_misses: near,
     }
@@ -313,6 +336,11 @@ pub(crate) fn text(e: &Explanation) -> String {
         ("overflow", _) => "open, in the overflow (beyond the cap)".to_string(),
         ("deferred", _) => "open, deferred (a start or scheduled date after as_of)".to_string(),
         ("blocked", _) => "open, blocked (waits for another open item)".to_string(),
+        (
+            reason @ ("possibly-done" | "not-a-task" | "possible-duplicate" | "unreviewed-capture"
+            | "stale"),
+            _,
+        ) => format!("open, in review ({reason})"),
         (s, _) => s.to_string(),
     };
     let _ = writeln!(o, "state: {state}");
@@ -336,7 +364,22 @@ pub(crate) fn text(e: &Explanation) -> String {
     match &e.resolved_by {
         Some(Resolved {
             entry: Some(c),
+            rule: Some(rule),
+            ..
+        }) => {
+            let _ = writeln!(o, "resolved by {rule}: {} ({}:{})", c.text, c.path, c.line);
+        }
+        Some(Resolved {
+            entry: None,
+            rule: Some(rule),
+            ..
+        }) => {
+            let _ = writeln!(o, "resolved by {rule}");
+        }
+        Some(Resolved {
+            entry: Some(c),
             similarity,
+            ..
         }) => {
             let _ = writeln!(
                 o,
@@ -354,6 +397,9 @@ pub(crate) fn text(e: &Explanation) -> String {
                 e.threshold
             );
         }
+    }
+    for d in &e.decisions {
+        let _ = writeln!(o, "decision: {d}");
     }
     if e.near_misses.is_empty() {
         let _ = writeln!(o, "near misses: none");

@@ -53,8 +53,8 @@ pub(crate) fn audit(r: &Report, status: &str, verbose: u8) -> String {
     );
     let _ = writeln!(
         o,
-        "open {} = shown {} + overflow {} + deferred {} + blocked {}",
-        a.open, a.shown, a.overflow, a.deferred, a.blocked
+        "open {} = shown {} + overflow {} + deferred {} + blocked {} + review {}",
+        a.open, a.shown, a.overflow, a.deferred, a.blocked, a.review
     );
     if a.non_task > 0 {
         let _ = writeln!(o, "non_task {} (decoration marks, not items)", a.non_task);

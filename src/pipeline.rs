@@ -63,6 +63,20 @@ fn analyze_discovered(
     if let Some(used) = vault.cache.as_mut() {
         pairs.finish(&handle, used);
     }
+    let mut merged = merged;
+    let decisions = read_decisions(&handle, &mut vault.warnings)?;
+    crate::merge::settle(
+        &mut merged,
+        &mut vault.signals,
+        &decisions,
+        cfg.dedup_threshold,
+    );
+    for (line, why) in &merged.settled.unmatched {
+        vault.warnings.push(crate::item::Warning::new(
+            crate::decisions::FILE,
+            format!("line {line}: {why}; decision kept for when it appears"),
+        ));
+    }
     crate::memory::purge();
     Ok(Analysis {
         vault,
@@ -71,6 +85,23 @@ fn analyze_discovered(
         untagged,
         timings: [scanned, start.elapsed() - scanned],
     })
+}
+
+/// The decisions recorded in the vault (none when the file is absent); a
+/// line that is not a decision is a warning, never an error.
+pub(crate) fn read_decisions(
+    handle: &VaultDir,
+    warnings: &mut Vec<crate::item::Warning>,
+) -> Result<Vec<crate::decisions::Decision>> {
+    let Some(bytes) = handle.read(crate::decisions::FILE)? else {
+        return Ok(Vec::new());
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let (decisions, bad) = crate::decisions::parse(&text);
+    for why in bad {
+        warnings.push(crate::item::Warning::new(crate::decisions::FILE, why));
+    }
+    Ok(decisions)
 }
 
 /// The report (its resolved items listed as `trail` says) and the

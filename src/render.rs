@@ -61,6 +61,7 @@ struct AuditView<'a> {
     overflow: usize,
     deferred: usize,
     blocked: usize,
+    review: usize,
     non_task: usize,
     excluded_files: usize,
     read_whole: usize,
@@ -82,6 +83,7 @@ impl<'a> AuditView<'a> {
             overflow: a.overflow,
             deferred: a.deferred,
             blocked: a.blocked,
+            review: a.review,
             non_task: a.non_task,
             excluded_files: a.excluded_files,
             read_whole: a.read_whole.len(),
@@ -90,6 +92,19 @@ impl<'a> AuditView<'a> {
             potentially_lost: &a.potentially_lost,
         }
     }
+}
+
+/// A review item as the dashboard lists it.
+#[derive(Serialize)]
+struct ReviewRow<'a> {
+    id: &'a str,
+    project: Option<&'a str>,
+    text: &'a str,
+    path: &'a str,
+    line: u32,
+    href: String,
+    reason: &'static str,
+    evidence: String,
 }
 
 #[derive(Serialize)]
@@ -233,8 +248,28 @@ pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
         .iter()
         .filter_map(|d| d.deferred_until)
         .min();
+    let review: Vec<_> = report
+        .review
+        .iter()
+        .take(cfg.review_max)
+        .map(|r| ReviewRow {
+            id: &r.item.id,
+            project: r.item.project.as_deref(),
+            text: &r.item.text,
+            path: &r.item.source.path,
+            line: r.item.source.line,
+            href: href(out, &r.item.source.path),
+            reason: r.reason.as_str(),
+            evidence: r.evidence.display(),
+        })
+        .collect();
     let untagged = &report.audit.untagged_warnings;
     let warnings = &report.audit.warnings;
+    ctx.insert(
+        "review_more",
+        &report.review.len().saturating_sub(review.len()),
+    );
+    ctx.insert("review", &review);
     ctx.insert("command", "active-status regen");
     ctx.insert("goals", &goals);
     ctx.insert("active_tasks", &tasks);

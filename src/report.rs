@@ -27,6 +27,9 @@ pub struct Report {
     pub deferred: Vec<ReportItem>,
     /// Open items whose `⛔` names an open item's `🆔`.
     pub blocked: Vec<ReportItem>,
+    /// Open items the tool is unsure about, each with a reason and its
+    /// evidence, in queue order (docs/FORMAT.md §5.3).
+    pub review: Vec<crate::review::ReviewItem>,
     pub active_tasks: Vec<ActiveTask>,
     /// Every resolved item with the Done entry that closed it.
     pub resolutions: Vec<crate::trail::ResolutionOut>,
@@ -93,6 +96,8 @@ pub struct Audit {
     pub deferred: usize,
     /// Open items waiting for another open item (`⛔`).
     pub blocked: usize,
+    /// Open items in review: `open = shown + overflow + deferred + blocked + review`.
+    pub review: usize,
     /// Items with a decoration mark (`[i]`, `["]`, `[*]` …) where items are
     /// collected: not tasks, not in `collected`.
     pub non_task: usize,
@@ -341,6 +346,16 @@ pub fn build_with(analysis: &Analysis, cfg: &Config, trail: Trail) -> Report {
     let blocked: Vec<_> = overflow
         .extract_if(.., |i| !i.blocked_by.is_empty())
         .collect();
+    let review = crate::review::take(
+        &mut overflow,
+        &crate::review::Context {
+            merged,
+            signals: &vault.signals,
+            today: vault.as_of.or(vault.today),
+            stale_days: cfg.review_stale_days,
+            inbox_dir: &cfg.inbox_dir,
+        },
+    );
     let all: Vec<_> = overflow.drain(..cfg.cap.min(overflow.len())).collect();
     let mut warnings = vault.warnings.clone();
     for loc in &merged.forwarded_open {
@@ -382,6 +397,7 @@ pub fn build_with(analysis: &Analysis, cfg: &Config, trail: Trail) -> Report {
             overflow: overflow.len(),
             deferred: deferred.len(),
             blocked: blocked.len(),
+            review: review.len(),
             non_task: vault.non_task,
             excluded_files: vault.excluded,
             read_whole: vault.read_whole.clone(),
@@ -394,6 +410,7 @@ pub fn build_with(analysis: &Analysis, cfg: &Config, trail: Trail) -> Report {
         overflow,
         deferred,
         blocked,
+        review,
         active_tasks: vault.active_tasks.clone(),
         resolutions: match trail {
             Trail::Listed => crate::trail::resolutions(merged, &vault.signals),

@@ -50,7 +50,15 @@ pub(crate) struct SummaryView {
     pub goals: Vec<(Option<String>, String)>,
     pub priorities: Vec<ViewItem>,
     pub overflow: Vec<ViewItem>,
+    /// Open items in review (all of them counted).
+    pub review_count: usize,
+    /// The first [`REVIEW_KEPT`] review items: the item, its reason and its
+    /// evidence.
+    pub review: Vec<(ViewItem, String, String)>,
 }
+
+/// Review items a view keeps (the summary lists at most `review.max`).
+const REVIEW_KEPT: usize = 50;
 
 impl SummaryView {
     pub(crate) fn of(r: &Report) -> SummaryView {
@@ -71,6 +79,19 @@ impl SummaryView {
                 .collect(),
             priorities: r.priorities.iter().map(ViewItem::of).collect(),
             overflow: r.overflow.iter().map(ViewItem::of).collect(),
+            review_count: r.review.len(),
+            review: r
+                .review
+                .iter()
+                .take(REVIEW_KEPT)
+                .map(|i| {
+                    (
+                        ViewItem::of(&i.item),
+                        i.reason.as_str().to_string(),
+                        i.evidence.display(),
+                    )
+                })
+                .collect(),
         }
     }
 }
@@ -112,12 +133,46 @@ fn more_line(n: usize) -> String {
 /// A plain summary of at most `max` characters. With `focus`, that
 /// project's goal and every open item of it (priorities, then overflow)
 /// come first, then one line counting the other projects' open items.
-pub(crate) fn summary(r: &Report, max: usize, focus: Option<&str>) -> String {
-    summary_of(&SummaryView::of(r), max, focus)
+pub(crate) fn summary(r: &Report, max: usize, review_max: usize, focus: Option<&str>) -> String {
+    summary_of(&SummaryView::of(r), max, review_max, focus)
+}
+
+/// The `Review (N):` block that ends the summary: the first `review_max`
+/// items (`ID reason – text – evidence`), the count of the rest, and the
+/// one-word actions. Empty when nothing is in review.
+fn review_block(r: &SummaryView, review_max: usize) -> String {
+    if r.review_count == 0 {
+        return String::new();
+    }
+    let mut o = format!("Review ({}):\n", r.review_count);
+    let shown = r.review.iter().take(review_max);
+    for (i, reason, evidence) in shown {
+        o.push_str(&format!(
+            "- {} {reason} – [{}] {} – {}\n",
+            i.id,
+            label(&i.project),
+            crate::output::escape_controls(&i.text),
+            crate::output::escape_controls(evidence)
+        ));
+    }
+    let listed = r.review.len().min(review_max);
+    if r.review_count > listed {
+        o.push_str(&format!(
+            "- and {} more (`active-status review`)\n",
+            r.review_count - listed
+        ));
+    }
+    o.push_str("Answer: keep ID | same ID ID | not-task ID | done ID | cancel ID (CLI, or the MCP tool `decide` in one batch).\n");
+    o
 }
 
 /// [`summary`] from a report's [`SummaryView`].
-pub(crate) fn summary_of(r: &SummaryView, max: usize, focus: Option<&str>) -> String {
+pub(crate) fn summary_of(
+    r: &SummaryView,
+    max: usize,
+    review_max: usize,
+    focus: Option<&str>,
+) -> String {
     let as_of = r.as_of.map_or("no dated notes".into(), |d| d.to_string());
     let mut head = format!(
         "{} (active-status, as of {as_of}): {} open, {} shown, {} overflow; {} untagged, {} potentially lost, {} warnings.\n",
@@ -156,7 +211,8 @@ pub(crate) fn summary_of(r: &SummaryView, max: usize, focus: Option<&str>) -> St
             .collect(),
     };
     // The count of the rest goes last but its room is kept.
-    let rest = focus.map(|_| rest_line(r, &in_focus)).unwrap_or_default();
+    let mut rest = focus.map(|_| rest_line(r, &in_focus)).unwrap_or_default();
+    rest.push_str(&review_block(r, review_max));
     let budget = max.saturating_sub(rest.chars().count());
     // Room is kept for the line counting what does not fit.
     let reserve = more_line(items.len()).chars().count();

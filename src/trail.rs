@@ -32,6 +32,10 @@ pub struct ResolutionOut {
     pub closed_by: Option<ClosedBy>,
     /// Similarity of the two matching keys.
     pub similarity: f64,
+    /// The certain rule that closed it when not the matching key
+    /// (`identifier #12`, `decision DATE not-task …`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Arc<str>>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -87,6 +91,7 @@ pub(crate) fn resolutions(merged: &Merged, signals: &[Signal]) -> Vec<Resolution
                 date: s.date,
             }),
             similarity: rounded(r.similarity),
+            rule: r.rule.clone(),
         })
         .collect()
 }

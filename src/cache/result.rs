@@ -97,6 +97,16 @@ fn frame<'b>(
     Ok((header.started_ns, payload))
 }
 
+/// The hash of the decisions file (`.agents/decisions.log`; 0 when it is
+/// absent or unreadable): a result holds only for the decisions it was
+/// made with.
+fn decided(vault: &VaultDir) -> u128 {
+    match vault.read(crate::decisions::FILE) {
+        Ok(Some(bytes)) => xxh3_128(&bytes) | 1,
+        _ => 0,
+    }
+}
+
 /// Looks up a valid result for the vault as `disc` found it.
 pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, disc: &Discovery) -> Lookup {
     if mode == Mode::Off {
@@ -123,7 +133,7 @@ pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, disc: &Discover
         Err(why) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {why}")),
     };
     let same = payload.today == cfg.today()
-        && payload.discovered == discovered(&disc.warnings)
+        && payload.discovered == discovered(&disc.warnings) ^ decided(vault)
         && payload.files.len() == disc.files.len()
         && payload
             .files
@@ -188,7 +198,7 @@ pub(crate) fn store(
     view: &SummaryView,
     old: Option<(i128, &[u8])>,
 ) -> Result<bool, String> {
-    let payload = record(today, marks, view).ok_or("unserialisable")?;
+    let payload = record(today, marks, view, decided(vault)).ok_or("unserialisable")?;
     if let Some((old_started_ns, old)) = old
         && old == &payload[..]
         && !settles(marks, old_started_ns)
@@ -226,10 +236,10 @@ fn settles(marks: &Marks, old_started_ns: i128) -> bool {
 
 /// The stored payload: the view with the date it was made for and the
 /// marks it was made from.
-fn record(today: Date, marks: &Marks, view: &SummaryView) -> Option<Vec<u8>> {
+fn record(today: Date, marks: &Marks, view: &SummaryView, decided: u128) -> Option<Vec<u8>> {
     let payload = Payload {
         today,
-        discovered: marks.discovered,
+        discovered: marks.discovered ^ decided,
         files: marks
             .files
             .iter()
@@ -266,11 +276,13 @@ mod tests {
             goals: Vec::new(),
             priorities: Vec::new(),
             overflow: Vec::new(),
+            review_count: 0,
+            review: Vec::new(),
         };
-        let bytes = record(date(2026, 5, 6), &marks, &view).expect("serialisable");
+        let bytes = record(date(2026, 5, 6), &marks, &view, 0).expect("serialisable");
         let back: Payload = from_bytes(&bytes).expect("decodable");
         assert_eq!(back.today, date(2026, 5, 6));
-        let next = record(date(2026, 5, 7), &marks, &view).expect("serialisable");
+        let next = record(date(2026, 5, 7), &marks, &view, 0).expect("serialisable");
         assert_ne!(bytes, next);
     }
 

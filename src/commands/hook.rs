@@ -51,7 +51,12 @@ fn session_start(ctx: &Ctx, cwd: &Path) -> Result<()> {
         &ctx.cfg.project_paths,
         cwd,
     );
-    let text = crate::summary::summary_of(&view, ctx.cfg.hook_max_chars, focus.as_deref());
+    let text = crate::summary::summary_of(
+        &view,
+        ctx.cfg.hook_max_chars,
+        ctx.cfg.review_max,
+        focus.as_deref(),
+    );
     let out = serde_json::json!({
         "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
     });

@@ -200,6 +200,14 @@ fn git_hooks(ctx: &Ctx) -> Result<()> {
     let repo = VaultDir::open(&top)?;
     let rule = format!("{} merge=active-status", git_pattern(&output_in_repo)?);
     replace_rule(&repo, ".gitattributes", " merge=active-status", &rule)?;
+    // The decisions file is appended to by every clone: git merges it as
+    // the union of both sides' lines.
+    let decisions_rel = in_repo(crate::decisions::FILE);
+    append_line(
+        &repo,
+        ".gitattributes",
+        &format!("{} merge=union", git_pattern(&decisions_rel)?),
+    )?;
     let lock_rel = in_repo(&ctx.cfg.lock_path);
     append_line(&repo, ".gitignore", &git_pattern(&lock_rel)?)?;
     let cache_rel = in_repo(&format!("{}/", crate::cache::DIR));

@@ -12,6 +12,7 @@ mod layout;
 mod list;
 mod man;
 mod regen;
+mod review;
 mod route;
 mod search;
 mod stats;
@@ -115,6 +116,12 @@ pub fn run(cli: Cli) -> Result<i32> {
                 crate::act::Action::Defer { until: args.until },
             )
         }
+        VaultCommand::Keep(args) => review::decide_ids(&ctx, args, "keep"),
+        VaultCommand::Same(args) => review::decide_ids(&ctx, args, "same"),
+        VaultCommand::NotTask(args) => review::decide_ids(&ctx, args, "not-task"),
+        VaultCommand::Decide(args) => review::decide(&ctx, args),
+        VaultCommand::Review(args) => review::review(&ctx, args),
+        VaultCommand::Wrap(args) => review::wrap(&ctx, args),
         VaultCommand::History(args) => history::history(&ctx, args),
         VaultCommand::Explain(args) => explain::explain(&ctx, args),
         VaultCommand::Search(args) => search::search(&ctx, args),

@@ -360,6 +360,13 @@ config_keys! {
     /// At most this many follow-ups captured per session (pre-compact, session-end, sweep).
     "hook.max_captured" => hook_max_captured: usize = 10, check any;
 
+    /// Review items the dashboard and the session-start summary list (the rest is
+    /// counted); JSON `review` holds them all.
+    "review.max" => review_max: usize = 10, check any;
+    /// Open items unchanged for more than this many days go to review as `stale`;
+    /// a `keep` decision keeps an item out of review for this many days.
+    "review.stale_days" => review_stale_days: u32 = 30, check any;
+
     /// `stats`: open items older than this many days are zombies; also the window
     /// of the stuck-project check (activity but nothing open, or open but idle).
     "stats.zombie_days" => stats_zombie_days: u32 = 14, check any;

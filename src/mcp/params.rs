@@ -245,3 +245,59 @@ pub(super) struct SearchParams {
     #[schemars(with = "u32")]
     pub limit: Option<usize>,
 }
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ReviewParams {
+    /// Only this project's review items.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    pub project: Option<String>,
+}
+
+/// What an answer does to its item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(super) enum ActionParam {
+    Keep,
+    Same,
+    NotTask,
+    Done,
+    Cancel,
+}
+
+impl ActionParam {
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            ActionParam::Keep => "keep",
+            ActionParam::Same => "same",
+            ActionParam::NotTask => "not-task",
+            ActionParam::Done => "done",
+            ActionParam::Cancel => "cancel",
+        }
+    }
+}
+
+/// One answer of a `decide` batch.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct AnswerParam {
+    /// What to do with the item.
+    pub action: ActionParam,
+    /// The item's ID (as review and wrap show it).
+    pub id: String,
+    /// For `same`: the other item's ID.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    pub other: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DecideParams {
+    /// The answers, checked whole before anything is written.
+    pub answers: Vec<AnswerParam>,
+    /// Plan only: check the answers and return what they would do.
+    #[serde(default)]
+    pub dry_run: bool,
+}

@@ -199,7 +199,12 @@ impl Server {
         let r = crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
             let report = crate::report::build(&a, &self.cfg);
             let focus = p.project.map(|f| f.to_ascii_lowercase());
-            crate::summary::summary(&report, self.cfg.hook_max_chars, focus.as_deref())
+            crate::summary::summary(
+                &report,
+                self.cfg.hook_max_chars,
+                self.cfg.review_max,
+                focus.as_deref(),
+            )
         });
         Ok(match r {
             Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
@@ -343,6 +348,87 @@ impl Server {
             parse_date("until", &p.until)
                 .and_then(|until| self.act(&p.item, Action::Defer { until }, None, p.dry_run)),
         )
+    }
+
+    #[tool(
+        description = "The review queue as JSON: open items the tool is unsure about (possibly-done, not-a-task, possible-duplicate, unreviewed-capture, stale), each with its ID, reason and evidence. Answer with the decide tool.",
+        input_schema = schema::<ReviewParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    fn review(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: ReviewParams = args!("review", a);
+        reply(crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
+            let report = crate::report::build_with(&a, &self.cfg, crate::report::Trail::Counted);
+            let project = p.project.map(|s| s.to_ascii_lowercase());
+            report
+                .review
+                .into_iter()
+                .filter(|r| project.is_none() || r.item.project == project)
+                .collect::<Vec<_>>()
+        }))
+    }
+
+    #[tool(
+        description = "The hand-off check for a project, as JSON: the open items of its last hand-off and its review items, each with ID and evidence. Call it first when wrapping up a session, then answer everything in one decide call.",
+        input_schema = schema::<ReviewParams>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    fn wrap(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: ReviewParams = args!("wrap", a);
+        reply(crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
+            let report = crate::report::build_with(&a, &self.cfg, crate::report::Trail::Counted);
+            let project = p.project.map(|s| s.to_ascii_lowercase());
+            crate::review::wrap_of(&report, project.as_deref())
+        }))
+    }
+
+    #[tool(
+        description = "Answer review or hand-off items in one batch: keep (still open, not asked again for review.stale_days), same (two items are one task), not-task (never listed again), done, cancel. Decisions are appended to .agents/decisions.log under the vault lock; the batch is checked whole first.",
+        input_schema = schema::<DecideParams>(),
+        annotations(
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    fn decide(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        let p: DecideParams = args!("decide", a);
+        reply((|| {
+            let answers: Vec<crate::decide::Answer> = p
+                .answers
+                .into_iter()
+                .map(|a| crate::decide::Answer {
+                    action: a.action.as_str().to_string(),
+                    id: a.id,
+                    other: a.other,
+                })
+                .collect();
+            let text = serde_json::to_string(&answers).unwrap_or_default();
+            let answers = crate::decide::parse_batch("(MCP)", &text)?;
+            let date = self.cfg.today();
+            let vault = VaultDir::open(&self.root)?;
+            if p.dry_run {
+                let (_, planned) = crate::decide::plan(&vault, &self.cfg, "(MCP)", &answers, date)?;
+                return Ok(crate::decide::Decided {
+                    schema: 1,
+                    answers: planned,
+                    written: false,
+                });
+            }
+            with_lock(&self.lock_options(), || {
+                crate::decide::run(&vault, &self.cfg, "(MCP)", &answers, date)
+            })
+        })())
     }
 
     #[tool(

@@ -14,6 +14,7 @@ mod rank;
 mod resolve;
 mod resolve_cold;
 mod resolve_warm;
+mod settle;
 mod similarity;
 mod wire;
 
@@ -25,6 +26,7 @@ pub use index::{Rows, SimIndex};
 pub use memo::{KEEP_UNKNOWN, MEMO_VERSION, PairMemo};
 pub use rank::{compare, due, overdue, tier};
 pub use resolve::{Resolution, resolve, resolve_traced, resolve_with};
+pub use settle::{Settled, identifiers, is_done_line, settle};
 pub use similarity::{Key, close, matches_by_definition, similar};
 
 use crate::item::{Item, Signal};
@@ -54,6 +56,8 @@ pub struct Merged {
     pub forwarded_open: Vec<crate::item::Location>,
     /// Every resolved item with the signal that closed it, by path and line.
     pub resolutions: Vec<Resolution>,
+    /// What [`settle`] noted (decisions, `keep`s).
+    pub settled: Settled,
 }
 
 /// Runs the merge over collected items and resolution signals.
@@ -96,6 +100,7 @@ pub fn merge_memos(
         item,
         signal: None,
         similarity: 1.0,
+        rule: None,
     }));
     let resolved = collected - open.len();
     resolutions.sort_by(|a, b| a.item.loc.cmp(&b.item.loc));
@@ -114,5 +119,6 @@ pub fn merge_memos(
         duplicates_merged,
         forwarded_open,
         resolutions,
+        settled: Settled::default(),
     }
 }

@@ -23,6 +23,9 @@ pub struct Resolution {
     pub signal: Option<usize>,
     /// Similarity of the item's key and the signal's key.
     pub similarity: f64,
+    /// The certain rule that closed it when it was not the matching key:
+    /// `identifier #12`, or the decision (`decision DATE not-task …`).
+    pub rule: Option<std::sync::Arc<str>>,
 }
 
 /// What the signals matching one (text, project) say: whether an undated
@@ -229,6 +232,7 @@ pub fn resolve_with(
                 item,
                 signal: Some(signal),
                 similarity,
+                rule: None,
             }),
     );
     (open, closed)

@@ -84,8 +84,8 @@ fn accounting(r: &Value) {
     );
     assert_eq!(
         n(&a["open"]),
-        n(&a["shown"]) + n(&a["overflow"]),
-        "open = shown + overflow"
+        n(&a["shown"]) + n(&a["overflow"]) + n(&a["review"]),
+        "open = shown + overflow + review"
     );
     assert_eq!(
         n(&a["shown"]),

@@ -377,8 +377,9 @@ fn git_hooks_twice_does_not_duplicate_lines_or_rewrap_hooks() {
     assert_eq!(r.read(".gitattributes"), attrs);
     assert_eq!(r.read(".gitignore"), ignore);
     assert_eq!(
-        attrs, "*.png binary\nACTIVE-STATUS.md merge=active-status\n",
-        "existing lines kept, rule appended once"
+        attrs,
+        "*.png binary\nACTIVE-STATUS.md merge=active-status\n.agents/decisions.log merge=union\n",
+        "existing lines kept, rules appended once"
     );
     assert_eq!(
         ignore,
@@ -1102,7 +1103,10 @@ fn a_glob_in_the_output_name_matches_only_that_file() {
     r.write(".agents/active-status.toml", "output = \"*.md\"\n");
     r.init_hooks("");
     let attrs = r.read(".gitattributes");
-    assert_eq!(attrs, "\\*.md merge=active-status\n");
+    assert_eq!(
+        attrs,
+        "\\*.md merge=active-status\n.agents/decisions.log merge=union\n"
+    );
     let other = r.git_ok(&["check-attr", "merge", "--", "journal/2026-05-01.md"]);
     assert!(other.contains("unspecified"), "{other}");
 }
@@ -1169,7 +1173,10 @@ fn init_git_hooks_again_updates_the_hooks_it_installed() {
         "ours is not chained to itself"
     );
     let attrs = repo.read(".gitattributes");
-    assert_eq!(attrs, "STATUS.md merge=active-status\n", "{attrs}");
+    assert_eq!(
+        attrs, "STATUS.md merge=active-status\n.agents/decisions.log merge=union\n",
+        "{attrs}"
+    );
     // Unchanged: kept as is.
     let out = repo.init_hooks("");
     assert!(stdout(&out).contains("(up to date)"), "{}", stdout(&out));

@@ -24,6 +24,7 @@ mod memo;
 mod pairs;
 mod props;
 mod reliability;
+mod review;
 mod route;
 mod rules_merge;
 mod rules_sections;

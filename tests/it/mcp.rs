@@ -139,8 +139,8 @@ fn mcp_lists_and_calls_every_tool() {
     assert_eq!(
         names,
         [
-            "cancel", "defer", "done", "explain", "extract", "history", "list", "route", "search",
-            "stats", "status"
+            "cancel", "decide", "defer", "done", "explain", "extract", "history", "list", "review",
+            "route", "search", "stats", "status", "wrap"
         ]
     );
     for t in tools["result"]["tools"].as_array().unwrap() {
@@ -403,8 +403,8 @@ fn mcp_tool_schemas_are_plain_closed_and_annotated() {
             .copied()
             .collect::<std::collections::BTreeSet<_>>(),
         [
-            "cancel", "defer", "done", "explain", "extract", "history", "list", "route", "search",
-            "stats", "status"
+            "cancel", "decide", "defer", "done", "explain", "extract", "history", "list", "review",
+            "route", "search", "stats", "status", "wrap"
         ]
         .into_iter()
         .collect()
@@ -418,7 +418,15 @@ fn mcp_tool_schemas_are_plain_closed_and_annotated() {
         union_types(schema, name, &mut unions);
         let read_only = matches!(
             name,
-            "status" | "list" | "stats" | "extract" | "history" | "explain" | "search"
+            "status"
+                | "list"
+                | "stats"
+                | "extract"
+                | "history"
+                | "explain"
+                | "search"
+                | "review"
+                | "wrap"
         );
         assert_eq!(t["annotations"]["readOnlyHint"], read_only, "{name}: {t}");
         if !read_only {

@@ -26,8 +26,12 @@ pub fn check_accounting(r: &Value) {
     );
     assert_eq!(
         n("open"),
-        n("shown") + n("overflow") + n("deferred") + n("blocked"),
-        "open = shown + overflow + deferred + blocked: {a}"
+        n("shown") + n("overflow") + n("deferred") + n("blocked") + n("review"),
+        "open = shown + overflow + deferred + blocked + review: {a}"
+    );
+    assert_eq!(
+        n("review") as usize,
+        r["review"].as_array().expect("review").len()
     );
     assert_eq!(
         n("deferred") as usize,

@@ -1,0 +1,684 @@
+//! The review queue (docs/FORMAT.md §5.3): open items the tool is unsure
+//! about leave the priorities for a list the agent (or a person) answers,
+//! each with a reason and its evidence. Nothing leaves the count:
+//! `open = shown + overflow + deferred + blocked + review`.
+
+use crate::item::{Signal, SourceKind};
+use crate::merge::{Merged, identifiers, is_done_line};
+use crate::report::{Report, ReportItem};
+use jiff::civil::Date;
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// Why an item is in review, in the order the queue lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// A later done entry shares most of its content words or a file/code
+    /// identifier, although the matching key keeps them apart.
+    PossiblyDone,
+    /// Its shape describes rather than asks.
+    NotATask,
+    /// Another open item shares its identifiers or most content words.
+    PossibleDuplicate,
+    /// Captured from a transcript by a hook; nobody confirmed it.
+    UnreviewedCapture,
+    /// Not seen for more than `review.stale_days`.
+    Stale,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::PossiblyDone => "possibly-done",
+            Reason::NotATask => "not-a-task",
+            Reason::PossibleDuplicate => "possible-duplicate",
+            Reason::UnreviewedCapture => "unreviewed-capture",
+            Reason::Stale => "stale",
+        }
+    }
+}
+
+/// What the reason rests on: a place and its text (a done entry, the other
+/// open item), or a description of the shape.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Evidence {
+    pub path: Option<Arc<str>>,
+    pub line: Option<u32>,
+    /// The other open item's ID (possible-duplicate).
+    pub id: Option<String>,
+    pub text: String,
+}
+
+impl Evidence {
+    fn note(text: impl Into<String>) -> Evidence {
+        Evidence {
+            path: None,
+            line: None,
+            id: None,
+            text: text.into(),
+        }
+    }
+
+    /// `path:line text`, or the note.
+    pub fn display(&self) -> String {
+        let text = crate::output::escape_controls(&self.text);
+        match (&self.path, self.line, &self.id) {
+            (Some(p), Some(l), Some(id)) => format!("{id} {p}:{l} {text}"),
+            (Some(p), Some(l), None) => format!("{p}:{l} {text}"),
+            _ => text.into_owned(),
+        }
+    }
+}
+
+/// An item in review.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ReviewItem {
+    #[serde(flatten)]
+    pub item: ReportItem,
+    pub reason: Reason,
+    pub evidence: Evidence,
+}
+
+/// Words too common to count as content.
+const STOP: &[&str] = &[
+    "the", "and", "for", "with", "from", "into", "that", "this", "then", "than", "are", "was",
+    "were", "will", "should", "can", "not", "all", "any", "its", "our", "out", "now", "new", "one",
+    "two", "also", "when", "what", "which", "there", "their", "them", "have", "has", "had", "but",
+    "more", "some", "just", "still", "again", "next", "session", "todo", "done", "task", "tasks",
+];
+
+/// The content words of a matching key: three letters or more, not common.
+fn content_words(norm: &str) -> FxHashSet<&str> {
+    norm.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| {
+            (w.chars().count() >= 3 || w.chars().any(|c| c.is_ascii_digit())) && !STOP.contains(w)
+        })
+        .collect()
+}
+
+/// File and code identifiers of a text: words with a `/`, `::`, `_`, a
+/// `.ext` ending or in backticks (at least four characters).
+fn code_words(text: &str) -> FxHashSet<String> {
+    let mut out = FxHashSet::default();
+    let trim = |w: &str| {
+        w.trim_matches(|c: char| !(c.is_alphanumeric() || "/_.:-".contains(c)))
+            .trim_end_matches(['.', ':'])
+            .to_lowercase()
+    };
+    for (n, part) in text.split('`').enumerate() {
+        if n % 2 == 1 && part.chars().count() >= 4 && !part.contains(' ') {
+            out.insert(trim(part));
+            continue;
+        }
+        for w in part.split_whitespace() {
+            let w = trim(w);
+            if w.chars().count() < 4 || w.contains("://") {
+                continue;
+            }
+            let ext = w.rsplit_once('.').is_some_and(|(a, e)| {
+                !a.is_empty()
+                    && (1..=5).contains(&e.len())
+                    && e.chars().all(|c| c.is_ascii_alphanumeric())
+                    && e.chars().any(|c| c.is_ascii_alphabetic())
+            });
+            if w.contains('/') || w.contains("::") || w.contains('_') || ext {
+                out.insert(w);
+            }
+        }
+    }
+    out
+}
+
+/// First words of a result or status line (`Result: …`).
+const STATUS_LEADS: &[&str] = &[
+    "result",
+    "results",
+    "status",
+    "outcome",
+    "cause",
+    "root cause",
+    "note",
+    "notes",
+    "summary",
+    "conclusion",
+    "finding",
+    "findings",
+    "observation",
+    "why",
+    "context",
+    "background",
+];
+
+/// Imperative verbs that make `path — verb …` a task.
+const VERBS: &[&str] = &[
+    "add",
+    "fix",
+    "remove",
+    "update",
+    "write",
+    "make",
+    "implement",
+    "test",
+    "check",
+    "move",
+    "rename",
+    "refactor",
+    "support",
+    "handle",
+    "investigate",
+    "review",
+    "document",
+    "port",
+    "migrate",
+    "split",
+    "merge",
+    "use",
+    "replace",
+    "wire",
+    "create",
+    "delete",
+    "drop",
+    "clean",
+    "bump",
+    "verify",
+    "ensure",
+    "expose",
+    "extract",
+    "finish",
+    "run",
+    "read",
+    "try",
+    "look",
+    "decide",
+    "convert",
+    "switch",
+    "set",
+    "debug",
+    "profile",
+    "measure",
+    "split",
+    "revert",
+];
+
+/// Why `text`'s shape says it describes rather than asks, if it does.
+pub fn not_a_task(text: &str) -> Option<&'static str> {
+    let t = text.trim();
+    if is_done_line(t) {
+        return Some("a done line (records work done)");
+    }
+    if t.ends_with(':') {
+        return Some("a fragment ending in `:`");
+    }
+    let lower = t.trim_start_matches(['*', '_']).to_lowercase();
+    if let Some((lead, _)) = lower.split_once(':') {
+        let lead = lead.trim().trim_end_matches(['*', '_']);
+        if STATUS_LEADS.contains(&lead) {
+            return Some("a result or status line");
+        }
+    }
+    for prefix in [
+        "tests pass",
+        "all tests pass",
+        "build passes",
+        "works now",
+        "it works",
+    ] {
+        if lower.starts_with(prefix) {
+            return Some("a result or status line");
+        }
+    }
+    // `path — description`: a path first, then a description that is not
+    // an instruction.
+    let first = t.split_whitespace().next().unwrap_or("");
+    if !code_words(first).is_empty() && (first.contains('/') || first.contains('.')) {
+        let rest = t[first.len()..].trim_start();
+        let described = ["— ", "– ", "- ", ": "]
+            .iter()
+            .find_map(|sep| rest.strip_prefix(sep))
+            .or_else(|| first.ends_with(':').then_some(rest));
+        if let Some(desc) = described {
+            let verb: String = desc
+                .chars()
+                .take_while(|c| c.is_alphabetic())
+                .collect::<String>()
+                .to_lowercase();
+            if !VERBS.contains(&verb.as_str()) {
+                return Some("a path followed by a description");
+            }
+        }
+    }
+    None
+}
+
+/// The review's inputs beside the items.
+pub struct Context<'a> {
+    pub merged: &'a Merged,
+    pub signals: &'a [Signal],
+    /// The date ages are measured to (`as_of`, else today).
+    pub today: Option<Date>,
+    pub stale_days: u32,
+    pub inbox_dir: &'a str,
+}
+
+/// Postings: for each (project, word), the indices holding it.
+type Postings<'a, W> = FxHashMap<(Option<&'a str>, W), Vec<usize>>;
+
+/// Postings lists longer than this are not followed (a word in that many
+/// entries says little).
+const COMMON: usize = 200;
+
+/// Moves the items of `pool` (open, in rank order) that need review out
+/// of it, in queue order: by reason, then by rank.
+pub fn take(pool: &mut Vec<ReportItem>, cx: &Context<'_>) -> Vec<ReviewItem> {
+    let kept_until: FxHashMap<(&str, u32), Date> = cx
+        .merged
+        .settled
+        .kept
+        .iter()
+        .filter_map(|(loc, d)| {
+            let until = d
+                .checked_add(jiff::Span::new().days(i64::from(cx.stale_days)))
+                .ok()?;
+            Some(((&*loc.path, loc.line), until))
+        })
+        .collect();
+    let kept = |i: &ReportItem| {
+        kept_until
+            .get(&(&*i.source.path, i.source.line))
+            .is_some_and(|until| cx.today.is_none_or(|t| t <= *until))
+    };
+    // The done entries' words, by project.
+    let signal_ids: Vec<Vec<String>> = cx.signals.iter().map(|s| identifiers(&s.text)).collect();
+    let mut words: Postings<'_, &str> = FxHashMap::default();
+    let mut codes: Postings<'_, String> = FxHashMap::default();
+    for (n, s) in cx.signals.iter().enumerate() {
+        for w in content_words(&s.norm) {
+            words.entry((s.project(), w)).or_default().push(n);
+        }
+        for c in code_words(&s.text) {
+            codes.entry((s.project(), c)).or_default().push(n);
+        }
+    }
+    let done = Done {
+        words,
+        codes,
+        ids: signal_ids,
+    };
+    // The matching keys of the open items, by the representative's place.
+    let norms: FxHashMap<(&str, u32), (&str, Option<u64>)> = cx
+        .merged
+        .clusters
+        .iter()
+        .map(|c| {
+            let rep = &cx.merged.items[c.members[0]];
+            ((&*rep.loc.path, rep.loc.line), (&*rep.norm, rep.private))
+        })
+        .collect();
+    let mut by_ids: FxHashMap<(Option<String>, Vec<String>), usize> = FxHashMap::default();
+    let mut open_words: Postings<'_, String> = FxHashMap::default();
+    let mut open_info: Vec<OpenInfo> = Vec::new();
+    let mut out: Vec<(Reason, usize, ReviewItem)> = Vec::new();
+    let mut rest: Vec<ReportItem> = Vec::with_capacity(pool.len());
+    for (rank, item) in std::mem::take(pool).into_iter().enumerate() {
+        let owned;
+        let (norm, private) = match norms.get(&(&*item.source.path, item.source.line)) {
+            Some(n) => *n,
+            None => {
+                owned = crate::normalize::key(&item.text);
+                (&*owned, None)
+            }
+        };
+        let me = Me { norm, private };
+        let words = content_words(norm);
+        let ids = identifiers(&item.text);
+        let found = if kept(&item) {
+            None
+        } else {
+            possibly_done(&item, &me, &words, &ids, cx, &done)
+                .map(|e| (Reason::PossiblyDone, e))
+                .or_else(|| {
+                    not_a_task(&item.text).map(|why| (Reason::NotATask, Evidence::note(why)))
+                })
+                .or_else(|| {
+                    duplicate(
+                        &item,
+                        &me,
+                        &words,
+                        &ids,
+                        &open_words,
+                        &open_info,
+                        &by_ids,
+                        &rest,
+                    )
+                    .map(|e| (Reason::PossibleDuplicate, e))
+                })
+                .or_else(|| {
+                    (item.source.kind == SourceKind::Captured
+                        && crate::capture::is_capture_path_in(&item.source.path, cx.inbox_dir))
+                    .then(|| {
+                        (
+                            Reason::UnreviewedCapture,
+                            Evidence::note("captured from a transcript by a hook; not confirmed"),
+                        )
+                    })
+                })
+                .or_else(|| stale(&item, cx).map(|e| (Reason::Stale, e)))
+        };
+        match found {
+            Some((reason, evidence)) => out.push((
+                reason,
+                rank,
+                ReviewItem {
+                    item,
+                    reason,
+                    evidence,
+                },
+            )),
+            None => {
+                let n = rest.len();
+                let project = item.project.clone();
+                for w in &words {
+                    open_words
+                        .entry((
+                            None,
+                            format!("{}\u{0}{w}", project.as_deref().unwrap_or("")),
+                        ))
+                        .or_default()
+                        .push(n);
+                }
+                if !ids.is_empty() {
+                    by_ids
+                        .entry((item.project.clone(), ids.clone()))
+                        .or_insert(n);
+                }
+                open_info.push((words.len(), ids, norm.to_string(), private));
+                rest.push(item);
+            }
+        }
+    }
+    *pool = rest;
+    out.sort_by_key(|(r, n, _)| (*r, *n));
+    out.into_iter().map(|(_, _, i)| i).collect()
+}
+
+/// An open item's key and private-span hash, for the guards.
+struct Me<'a> {
+    norm: &'a str,
+    private: Option<u64>,
+}
+
+/// A listed open item: its content-word count, identifiers, key and
+/// private-span hash.
+type OpenInfo = (usize, Vec<String>, String, Option<u64>);
+
+/// The done entries' postings.
+struct Done<'a> {
+    words: Postings<'a, &'a str>,
+    codes: Postings<'a, String>,
+    ids: Vec<Vec<String>>,
+}
+
+fn possibly_done(
+    item: &ReportItem,
+    me: &Me<'_>,
+    words: &FxHashSet<&str>,
+    ids: &[String],
+    cx: &Context<'_>,
+    done: &Done<'_>,
+) -> Option<Evidence> {
+    let project = item.project.as_deref();
+    let mut shared: FxHashMap<usize, usize> = FxHashMap::default();
+    for w in words {
+        if let Some(list) = done.words.get(&(project, *w))
+            && list.len() <= COMMON
+        {
+            for &n in list {
+                *shared.entry(n).or_default() += 1;
+            }
+        }
+    }
+    for c in code_words(&item.text) {
+        if let Some(list) = done.codes.get(&(project, c))
+            && list.len() <= COMMON
+        {
+            for &n in list {
+                *shared.entry(n).or_default() += 100;
+            }
+        }
+    }
+    let mut best: Option<(usize, usize)> = None;
+    for (n, score) in shared {
+        let s = &cx.signals[n];
+        if s.loc.path == item.source.path && s.loc.line == item.source.line {
+            continue;
+        }
+        if let (Some(sd), Some(last)) = (s.date, item.last_seen)
+            && sd < last
+        {
+            continue;
+        }
+        // A different identifier keeps them apart, certainly.
+        let sids = &done.ids[n];
+        if !ids.is_empty() && !sids.is_empty() && !ids.iter().any(|i| sids.contains(i)) {
+            continue;
+        }
+        // A guard (another number, date, name; enable vs disable) keeps
+        // them apart, certainly.
+        if score < 100 && crate::guards::check(me.norm, &s.norm, me.private, s.private).is_some() {
+            continue;
+        }
+        let plain = score % 100;
+        let most = words.len() >= 2 && plain >= 2 && plain * 5 >= words.len() * 3;
+        if (most || score >= 100)
+            && best.is_none_or(|(b, bn)| (score, std::cmp::Reverse(n)) > (b, std::cmp::Reverse(bn)))
+        {
+            best = Some((score, n));
+        }
+    }
+    let (_, n) = best?;
+    let s = &cx.signals[n];
+    Some(Evidence {
+        path: Some(s.loc.path.clone()),
+        line: Some(s.loc.line),
+        id: None,
+        text: s.text.clone(),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn duplicate(
+    item: &ReportItem,
+    me: &Me<'_>,
+    words: &FxHashSet<&str>,
+    ids: &[String],
+    open_words: &Postings<'_, String>,
+    open_info: &[OpenInfo],
+    by_ids: &FxHashMap<(Option<String>, Vec<String>), usize>,
+    rest: &[ReportItem],
+) -> Option<Evidence> {
+    let p = item.project.as_deref().unwrap_or("");
+    let mut shared: FxHashMap<usize, usize> = FxHashMap::default();
+    for w in words {
+        if let Some(list) = open_words.get(&(None, format!("{p}\u{0}{w}")))
+            && list.len() <= COMMON
+        {
+            for &n in list {
+                *shared.entry(n).or_default() += 1;
+            }
+        }
+    }
+    if !ids.is_empty()
+        && let Some(&n) = by_ids.get(&(item.project.clone(), ids.to_vec()))
+    {
+        shared.entry(n).or_default();
+    }
+    let mut hits: Vec<(usize, usize)> = shared.into_iter().collect();
+    hits.sort_unstable();
+    for (n, count) in hits {
+        let (len, oids, onorm, oprivate) = &open_info[n];
+        let same_ids = !ids.is_empty() && ids == oids.as_slice();
+        let close = count >= 3 && count * 10 >= words.len().max(*len) * 7;
+        let apart = !ids.is_empty() && !oids.is_empty() && ids != oids.as_slice();
+        if (same_ids || close)
+            && !apart
+            && crate::guards::check(me.norm, onorm, me.private, *oprivate).is_none()
+        {
+            let other = &rest[n];
+            return Some(Evidence {
+                path: Some(other.source.path.clone()),
+                line: Some(other.source.line),
+                id: Some(other.id.clone()),
+                text: other.text.clone(),
+            });
+        }
+    }
+    None
+}
+
+fn stale(item: &ReportItem, cx: &Context<'_>) -> Option<Evidence> {
+    let (today, last) = (cx.today?, item.last_seen?);
+    let days = last.until(today).ok()?.get_days();
+    (days > i32::try_from(cx.stale_days).unwrap_or(i32::MAX))
+        .then(|| Evidence::note(format!("last seen {last}, {days} days ago")))
+}
+
+pub(crate) fn review_line(o: &mut String, r: &ReviewItem) {
+    let i = &r.item;
+    let _ = writeln!(
+        o,
+        "{} {} – [{}] {} ({}:{}) – {}",
+        i.id,
+        r.reason.as_str(),
+        i.project.as_deref().unwrap_or("untagged"),
+        crate::output::escape_controls(&i.text),
+        i.source.path,
+        i.source.line,
+        r.evidence.display()
+    );
+}
+
+pub(crate) const ACTIONS: &str = "Answer: keep ID | same ID OTHER | not-task ID | done ID | cancel ID, or in one batch: active-status decide --from - (the MCP tool `decide`).\n";
+
+/// `wrap`'s JSON.
+#[derive(Debug, Serialize)]
+pub(crate) struct Wrap {
+    pub schema: u32,
+    pub project: Option<String>,
+    /// The date of the project's last hand-off (its latest journal Next list).
+    pub handoff_date: Option<Date>,
+    /// The open items of that hand-off.
+    pub handoff: Vec<ReportItem>,
+    pub review: Vec<ReviewItem>,
+    pub actions: [&'static str; 5],
+}
+
+/// The hand-off check of `project` from a report.
+pub(crate) fn wrap_of(report: &Report, project: Option<&str>) -> Wrap {
+    let in_project = |i: &ReportItem| project.is_none() || i.project.as_deref() == project;
+    let open: Vec<&ReportItem> = report
+        .priorities
+        .iter()
+        .chain(&report.overflow)
+        .chain(&report.deferred)
+        .chain(&report.blocked)
+        .chain(report.review.iter().map(|r| &r.item))
+        .filter(|i| in_project(i))
+        .collect();
+    let handoff_date = open
+        .iter()
+        .filter(|i| i.source.kind == crate::item::SourceKind::JournalNext)
+        .filter_map(|i| i.last_seen)
+        .max();
+    let in_review = |i: &ReportItem| report.review.iter().any(|r| r.item.id == i.id);
+    let handoff = open
+        .iter()
+        .filter(|i| handoff_date.is_some() && i.last_seen == handoff_date && !in_review(i))
+        .map(|i| (*i).clone())
+        .collect();
+    Wrap {
+        schema: 1,
+        project: project.map(str::to_string),
+        handoff_date,
+        handoff,
+        review: report
+            .review
+            .iter()
+            .filter(|r| in_project(&r.item))
+            .cloned()
+            .collect(),
+        actions: ["keep", "same", "not-task", "done", "cancel"],
+    }
+}
+
+/// The text form of [`Wrap`].
+pub(crate) fn wrap_text(w: &Wrap) -> String {
+    let mut o = String::new();
+    let project = w.project.as_deref().unwrap_or("every project");
+    let _ = writeln!(
+        o,
+        "Wrap for {project}: is each item below still open? Answer them in one batch."
+    );
+    match w.handoff_date {
+        Some(d) => {
+            let _ = writeln!(o, "Last hand-off ({d}), {} open:", w.handoff.len());
+        }
+        None => {
+            let _ = writeln!(o, "Last hand-off: none found.");
+        }
+    }
+    for i in &w.handoff {
+        let _ = writeln!(
+            o,
+            "{} – {} ({}:{})",
+            i.id,
+            crate::output::escape_controls(&i.text),
+            i.source.path,
+            i.source.line
+        );
+    }
+    let _ = writeln!(o, "Review ({}):", w.review.len());
+    for r in &w.review {
+        review_line(&mut o, r);
+    }
+    o.push_str(ACTIONS);
+    o.push_str("Batch: [{\"action\":\"done\",\"id\":\"ID\"},{\"action\":\"same\",\"id\":\"ID\",\"other\":\"ID\"}]\n");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_that_describe_are_not_tasks() {
+        for (t, why) in [
+            ("✅ #7 done", "a done line (records work done)"),
+            ("Files changed:", "a fragment ending in `:`"),
+            ("Result: 12 tests pass", "a result or status line"),
+            (
+                "src/lock.rs — the lock and its timeout",
+                "a path followed by a description",
+            ),
+        ] {
+            assert_eq!(not_a_task(t), Some(why), "{t}");
+        }
+        for t in [
+            "add the lock timeout",
+            "src/lock.rs: add a timeout",
+            "fix #7: the parser",
+        ] {
+            assert_eq!(not_a_task(t), None, "{t}");
+        }
+    }
+
+    #[test]
+    fn code_words_are_paths_and_names() {
+        let w = code_words("update `parse_entries` in src/route/mod.rs and README.md.");
+        let mut w: Vec<_> = w.into_iter().collect();
+        w.sort();
+        assert_eq!(w, ["parse_entries", "readme.md", "src/route/mod.rs"]);
+    }
+}
