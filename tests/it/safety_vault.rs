@@ -264,3 +264,44 @@ fn dry_run_diffs_never_show_private_text() {
         }
     }
 }
+
+// ------------------------------------------------------ bare CR line endings
+
+const MAC: &str = "projects/p/todos.md";
+const MAC_TEXT: &str = "## Next Session\r\r- [ ] first one\r- [ ] second one\r- [ ] third one\r";
+
+#[test]
+fn items_after_a_bare_cr_can_be_done_cancelled_and_deferred() {
+    let v = Vault::new().project("p").file(MAC, MAC_TEXT);
+    for (args, want) in [
+        (&["done", "third one"][..], "- [x] third one\r"),
+        (&["cancel", "second one"][..], "- [-] second one\r"),
+        (
+            &["defer", "first one", "--until", "2030-01-02"][..],
+            "- [ ] first one 🛫 2030-01-02\r",
+        ),
+    ] {
+        let o = run(&v, args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(v.read(MAC).contains(want), "{args:?}: {:?}", v.read(MAC));
+    }
+    assert_eq!(
+        v.read(MAC),
+        "## Next Session\r\r- [ ] first one 🛫 2030-01-02\r- [-] second one\r- [x] third one\r"
+    );
+}
+
+#[test]
+fn a_route_into_a_bare_cr_file_uses_its_line_ending() {
+    let v = Vault::new().project("p").file(MAC, MAC_TEXT);
+    let o = run(
+        &v,
+        &["route", "--to", "project", "--project", "p", "fourth one"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        v.read(MAC),
+        "## Next Session\r\r- [ ] first one\r- [ ] second one\r- [ ] third one\r- [ ] fourth one\r"
+    );
+    assert!(v.open_texts().contains(&"fourth one".to_string()));
+}
