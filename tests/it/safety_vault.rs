@@ -305,3 +305,64 @@ fn a_route_into_a_bare_cr_file_uses_its_line_ending() {
     );
     assert!(v.open_texts().contains(&"fourth one".to_string()));
 }
+
+// ------------------------------------------------------ templates from the vault
+
+fn template_vault(template: &str) -> Vault {
+    Vault::new()
+        .project("p")
+        .file(DAY, HEAD)
+        .file("t.tera", template)
+        .file(".agents/active-status.toml", "template = \"t.tera\"\n")
+}
+
+#[test]
+fn a_recursive_macro_is_a_template_error_not_an_abort() {
+    let v = template_vault(
+        "{% macro down(n) %}{{ self::down(n=n+1) }}{% endmacro down %}{{ self::down(n=1) }}\n",
+    );
+    let o = run(&v, &["regen"]);
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the template aborted"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!v.exists("ACTIVE-STATUS.md"));
+}
+
+#[test]
+fn a_huge_range_is_a_template_error_not_an_abort() {
+    let v = template_vault("{% for i in range(end=1e10) %}x{% endfor %}\n");
+    let o = run(&v, &["regen"]);
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    assert!(stderr(&o).contains("template"), "{}", stderr(&o));
+}
+
+#[test]
+fn nested_huge_loops_end_with_a_template_error() {
+    let v = template_vault(
+        "{% set r = range(end=100000) %}{% for a in r %}{% for b in r %}{% for c in r %}{% endfor %}{% endfor %}{% endfor %}\n",
+    );
+    let o = run(
+        &v,
+        &[
+            "route",
+            "--regen",
+            "--to",
+            "journal",
+            "--date",
+            "2026-05-06",
+            "z",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    assert!(stderr(&o).contains("time budget"), "{}", stderr(&o));
+    // The route was written and is reported before the template's failure.
+    assert!(
+        crate::common::stdout(&o).contains("added: journal/2026-05-06.md"),
+        "{}",
+        crate::common::stdout(&o)
+    );
+    assert!(v.read(DAY).contains("- z\n"));
+}
