@@ -366,3 +366,56 @@ fn nested_huge_loops_end_with_a_template_error() {
     );
     assert!(v.read(DAY).contains("- z\n"));
 }
+
+// ------------------------------------------- limits the vault may only lower
+
+#[test]
+fn the_vault_config_may_not_raise_limits_or_follow_links() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("2026-05-05.md"),
+        "## Session: s (p)\n### Next\n- [ ] outside secret item\n",
+    )
+    .unwrap();
+    let v = Vault::new().project("p").file(DAY, HEAD).file(
+        ".agents/active-status.toml",
+        "follow_symlinks = true\n[extract]\nmax_bytes = 1000000000000\n[lock]\ntimeout_secs = 1e308\n",
+    );
+    symlink(outside.path(), v.join("journal/elsewhere")).unwrap();
+    let o = run(&v, &["config"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    for key in ["follow_symlinks", "extract.max_bytes", "lock.timeout_secs"] {
+        assert!(
+            err.contains(&format!("the vault's configuration raises `{key}`")),
+            "{err}"
+        );
+    }
+    let o = run(&v, &["regen"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let all = format!(
+        "{}{}{}",
+        stderr(&o),
+        crate::common::stdout(&o),
+        v.read("ACTIVE-STATUS.md")
+    );
+    assert!(!all.contains("outside secret item"), "{all}");
+    assert!(!all.contains(&*outside.path().to_string_lossy()), "{all}");
+    // Lowering is allowed, silently.
+    v.write(".agents/active-status.toml", "[extract]\nmax_bytes = 16\n");
+    let o = run(&v, &["config"]);
+    assert!(!stderr(&o).contains("raises"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_followed_link_to_proc_never_fails_a_run() {
+    let v = Vault::new()
+        .project("p")
+        .file(DAY, HEAD)
+        .user_config("follow_symlinks = true\n");
+    symlink("/proc", v.join("journal/proc")).unwrap();
+    let o = run(&v, &["regen"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("/proc/"), "{}", stderr(&o));
+    assert!(v.read("ACTIVE-STATUS.md").contains("first"));
+}
