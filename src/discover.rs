@@ -223,6 +223,18 @@ impl Walk<'_> {
                     walker.skip_current_dir();
                     continue;
                 }
+                // A link to a folder outside the vault (`/proc`, a home
+                // folder) is never walked: nothing there is read, and no
+                // name from there reaches a warning.
+                if !matches!((&target, real_root), (Some(t), Some(r)) if t.starts_with(r)) {
+                    let rel = rel_path(self.root, entry.path());
+                    self.out.warnings.push(Warning::new(
+                        rel,
+                        "symbolic link to a folder outside the vault; not followed",
+                    ));
+                    walker.skip_current_dir();
+                    continue;
+                }
             }
             if missing_dot(&name) && entry.file_type().is_file() {
                 let rel = rel_path(self.root, entry.path());

@@ -60,10 +60,12 @@ fn project_links_are_followed_only_when_asked() {
     .unwrap();
     std::os::unix::fs::symlink("../store/shared", root.join("projects/dirlink")).unwrap();
     for follow in [false, true] {
-        let cfg_text = format!("follow_symlinks = {follow}\n");
-        std::fs::create_dir_all(root.join(".agents")).unwrap();
-        std::fs::write(root.join(".agents/active-status.toml"), cfg_text).unwrap();
-        let cfg = crate::config::load(root, &crate::config::Overrides::default()).unwrap();
+        // Set as the user's own configuration would (the vault's file may
+        // not turn it on).
+        let cfg = crate::config::Config {
+            follow_symlinks: follow,
+            ..crate::config::Config::default()
+        };
         let found = discover(root, &cfg).unwrap();
         let rels: Vec<&str> = found.files.iter().map(|f| &*f.rel).collect();
         let warned = |rel: &str| {

@@ -49,6 +49,14 @@ fn main() {
     }
     #[cfg(target_os = "linux")]
     active_status::memory::set_purge(purge_freed_pages);
+    // A configured template renders in a child of this binary (src/render.rs).
+    if std::env::args_os().nth(1).as_deref()
+        == Some(std::ffi::OsStr::new(
+            active_status::render::isolated::CHILD_ARG,
+        ))
+    {
+        std::process::exit(active_status::render::isolated::child_main());
+    }
     let cli = active_status::cli::Cli::parse();
     // Every command but the MCP server ends the process when it is done:
     // its large results are left to the exit instead of being freed.

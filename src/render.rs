@@ -281,11 +281,15 @@ pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
     ctx.insert("untagged_more", &untagged.len().saturating_sub(LISTED));
     ctx.insert("warnings_shown", &warnings[..warnings.len().min(LISTED)]);
     ctx.insert("warnings_more", &warnings.len().saturating_sub(LISTED));
-    let rendered = sandboxed(template)
-        .and_then(|t| t.render("dashboard", &ctx))
-        .map_err(|e| Error::Template {
-            message: tera_chain(&e),
-        })?;
+    let rendered = if cfg.template.is_some() {
+        isolated::render(template, ctx)?
+    } else {
+        sandboxed(template)
+            .and_then(|t| t.render("dashboard", &ctx))
+            .map_err(|e| Error::Template {
+                message: tera_chain(&e),
+            })?
+    };
     let mut rendered = crate::output::escape_controls(&rendered).into_owned();
     if !rendered.contains(crate::write::GENERATED_MARK) {
         rendered.insert_str(0, crate::write::GENERATED_NOTICE);
@@ -294,6 +298,141 @@ pub fn render(report: &Report, template: &str, cfg: &Config) -> Result<String> {
         rendered.push('\n');
     }
     Ok(rendered)
+}
+
+/// A configured template comes from the vault and may recurse without end,
+/// allocate without bound (`range(end=1e10)`) or loop for ever: it renders
+/// in a child process of this binary with a memory limit, a time budget and
+/// an output budget, so it can fail but never abort, hang or exhaust the
+/// run (or the MCP server) that asked for it.
+pub mod isolated {
+    use super::{sandboxed, tera_chain};
+    use crate::error::{Error, Result};
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    /// The first argument that makes the binary a template renderer.
+    pub const CHILD_ARG: &str = "--internal-render-template";
+    /// Wall time a configured template may take.
+    pub const TIME: Duration = Duration::from_secs(10);
+    /// Largest dashboard a configured template may produce.
+    pub const MAX_OUTPUT: u64 = 16 << 20;
+    /// Address space of the renderer.
+    const MEMORY: u64 = 2 << 30;
+
+    fn failed(message: impl Into<String>) -> Error {
+        Error::Template {
+            message: message.into(),
+        }
+    }
+
+    /// Renders `template` with `ctx` in a child process.
+    pub(crate) fn render(template: &str, ctx: tera::Context) -> Result<String> {
+        let exe = std::env::current_exe()
+            .map_err(|e| failed(format!("cannot start the template renderer: {e}")))?;
+        let input = serde_json::to_vec(&serde_json::json!({
+            "template": template,
+            "context": ctx.into_json(),
+        }))
+        .map_err(|source| Error::Serialize { source })?;
+        let mut child = Command::new(exe)
+            .arg(CHILD_ARG)
+            .env_clear()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| failed(format!("cannot start the template renderer: {e}")))?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let reader = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = (&mut stdout)
+                .take(MAX_OUTPUT * 2 + 1024)
+                .read_to_end(&mut out);
+            out
+        });
+        let start = Instant::now();
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if start.elapsed() >= TIME => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                Err(e) => return Err(failed(format!("the template renderer failed: {e}"))),
+            }
+        };
+        let _ = writer.join();
+        let out = reader.join().unwrap_or_default();
+        let Some(status) = status else {
+            return Err(failed(format!(
+                "the template ran past its time budget ({} s): a loop too large?",
+                TIME.as_secs()
+            )));
+        };
+        if !status.success() {
+            return Err(failed(
+                "the template aborted: a macro that calls itself without end, or a value \
+                 too large for its memory budget (a huge `range`?)",
+            ));
+        }
+        let answer: serde_json::Value = serde_json::from_slice(&out).map_err(|_| {
+            failed(format!(
+                "the template's output is over its budget ({} MiB)",
+                MAX_OUTPUT >> 20
+            ))
+        })?;
+        match (answer["ok"].as_str(), answer["err"].as_str()) {
+            (Some(text), _) if text.len() as u64 <= MAX_OUTPUT => Ok(text.to_string()),
+            (Some(_), _) => Err(failed(format!(
+                "the template's output is over its budget ({} MiB)",
+                MAX_OUTPUT >> 20
+            ))),
+            (None, Some(message)) => Err(failed(message)),
+            (None, None) => Err(failed("the template renderer gave no answer")),
+        }
+    }
+
+    /// The child's side: reads `{template, context}` on stdin, writes
+    /// `{"ok": text}` or `{"err": message}` on stdout. Returns the exit code.
+    pub fn child_main() -> i32 {
+        let limit = libc::rlimit {
+            rlim_cur: MEMORY,
+            rlim_max: MEMORY,
+        };
+        // SAFETY: one valid `rlimit` for the calling process.
+        unsafe {
+            libc::setrlimit(libc::RLIMIT_AS, &limit);
+        }
+        let mut input = Vec::new();
+        if std::io::stdin().read_to_end(&mut input).is_err() {
+            return 74;
+        }
+        let Ok(v) = serde_json::from_slice::<serde_json::Value>(&input) else {
+            return 65;
+        };
+        let template = v["template"].as_str().unwrap_or_default();
+        let answer = match tera::Context::from_value(v["context"].clone())
+            .and_then(|ctx| sandboxed(template)?.render("dashboard", &ctx))
+        {
+            Ok(text) if text.len() as u64 > MAX_OUTPUT => serde_json::json!({
+                "err": format!("the template's output is over its budget ({} MiB)", MAX_OUTPUT >> 20)
+            }),
+            Ok(text) => serde_json::json!({ "ok": text }),
+            Err(e) => serde_json::json!({ "err": tera_chain(&e) }),
+        };
+        let mut stdout = std::io::stdout().lock();
+        let _ = serde_json::to_writer(&mut stdout, &answer);
+        let _ = stdout.flush();
+        0
+    }
 }
 
 fn tera_chain(e: &tera::Error) -> String {

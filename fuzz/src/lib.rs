@@ -306,6 +306,20 @@ fn route_check(data: &[u8], idempotent: bool) {
     ROUTE_ROOT.with(|root| route_into(root.path(), &body, e, idempotent));
 }
 
+/// `text` with each bare `\r` (not before `\n`) read as `\n`.
+fn as_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\r' && chars.peek() != Some(&'\n') {
+            '\n'
+        } else {
+            c
+        });
+    }
+    out
+}
+
 fn route_into(root: &Path, body: &str, e: &route::Checked, idempotent: bool) {
     let cfg = Config::default();
     let rel = match e.to {
@@ -332,7 +346,7 @@ fn route_into(root: &Path, body: &str, e: &route::Checked, idempotent: bool) {
     match res.status {
         Status::AlreadyPresent => {
             assert_eq!(new, body, "`already present` changed the file");
-            let max = body.matches('\n').count() as u32 + 1;
+            let max = as_lines(body).matches('\n').count() as u32 + 1;
             assert!((1..=max).contains(&res.line), "line {}", res.line);
         }
         Status::Added => {
@@ -344,7 +358,9 @@ fn route_into(root: &Path, body: &str, e: &route::Checked, idempotent: bool) {
                 "original bytes not kept: prefix {prefix} + suffix {suffix} < {}\nold: {body:?}\nnew: {new:?}",
                 body.len()
             );
-            let line = new
+            // A bare `\r` ends a line (docs/FORMAT.md §9.2).
+            let lines = as_lines(&new);
+            let line = lines
                 .split('\n')
                 .nth(res.line as usize - 1)
                 .unwrap_or_else(|| panic!("reported line {} past the end\nnew: {new:?}", res.line));

@@ -1,6 +1,7 @@
 //! `hook session-start`, `hook pre-compact` and `hook session-end` (docs/FORMAT.md
 //! §10). Hooks never fail the host: every problem goes to stderr and the exit
-//! status is 0. The hook JSON on stdin is read bounded (1 MiB, 10 seconds).
+//! status is 0. The hook JSON on stdin is read bounded (1 MiB, 10 seconds), up to
+//! its end or to the end of the JSON object, whichever comes first.
 
 use super::Ctx;
 use crate::cli::{Cli, HookEvent};
@@ -16,7 +17,7 @@ pub(super) fn hook(cli: &Cli, event: HookEvent) -> Result<i32> {
 }
 
 fn run(cli: &Cli, event: HookEvent) -> Result<()> {
-    let raw = crate::transcript::read::read_stdin(1 << 20, std::time::Duration::from_secs(10))
+    let raw = crate::transcript::read::read_stdin_json(1 << 20, std::time::Duration::from_secs(10))
         .map_err(|source| Error::HookStdin { source })?;
     let input: Value = serde_json::from_str(&raw).map_err(|source| Error::HookInput { source })?;
     let cwd = input

@@ -138,7 +138,11 @@ pub fn load(root: &Path, overrides: &Overrides) -> Result<Config> {
     }
     match &overrides.config_file {
         Some(file) => apply_file(&mut cfg, file, true)?,
-        None => apply_file(&mut cfg, &root.join(".agents/active-status.toml"), false)?,
+        None => {
+            let below = cfg.clone();
+            apply_file(&mut cfg, &root.join(".agents/active-status.toml"), false)?;
+            lower_only(&mut cfg, &below);
+        }
     }
     apply_env(&mut cfg)?;
     if let Some(t) = overrides.lock_timeout_secs {
@@ -174,6 +178,35 @@ fn apply_file(cfg: &mut Config, path: &Path, required: bool) -> Result<()> {
     })?;
     layer.apply(cfg, &Origin::File(path.display().to_string()));
     Ok(())
+}
+
+/// Keys that raise what a run may read or spend: the vault's own file may
+/// come from someone else, so it may lower them but never raise them (only
+/// the user file, the environment and flags can). A raise is undone with a
+/// warning naming the key, never a path.
+fn lower_only(cfg: &mut Config, below: &Config) {
+    let mut undone = Vec::new();
+    macro_rules! lower {
+        ($key:literal, $field:ident) => {
+            if cfg.$field > below.$field {
+                cfg.$field = below.$field.clone();
+                cfg.set_origin($key, below.origin($key).clone());
+                undone.push($key);
+            }
+        };
+    }
+    lower!("follow_symlinks", follow_symlinks);
+    lower!("extract.max_bytes", extract_max_bytes);
+    lower!("extract.max_line_chars", extract_max_line_chars);
+    lower!("lock.timeout_secs", lock_timeout_secs);
+    lower!("hook.max_chars", hook_max_chars);
+    lower!("hook.max_captured", hook_max_captured);
+    for key in undone {
+        cfg.warnings.push(format!(
+            "the vault's configuration raises `{key}`, which only your own configuration \
+             (user file, environment, flags) may raise; the lower value is kept"
+        ));
+    }
 }
 
 /// Parses a TOML layer; errors read `line N: key `k`: message`.

@@ -109,6 +109,13 @@ fn read_text(vault: &VaultDir, rel: &str) -> Result<Option<(Snapshot, String)>> 
             let text = String::from_utf8(snap.bytes.clone()).map_err(|_| Error::NotUtf8 {
                 path: rel.to_string(),
             })?;
+            // Bare `\r` line ends are planned on as `\n`, as the scanner
+            // reads them; [`Plan::into_changes`] puts them back.
+            let text = if super::line_ends::has_bare_cr(&text) {
+                super::line_ends::as_lines(&text)
+            } else {
+                text
+            };
             Ok(Some((snap, text)))
         }
         None => Ok(None),
@@ -227,10 +234,20 @@ impl Plan {
     pub fn into_changes(self) -> Vec<Change> {
         self.files
             .into_iter()
-            .map(|(rel, (before, content))| Change {
-                rel,
-                before,
-                after: content.into_bytes(),
+            .map(|(rel, (before, content))| {
+                let original = before
+                    .as_ref()
+                    .and_then(|b| std::str::from_utf8(&b.bytes).ok())
+                    .filter(|t| super::line_ends::has_bare_cr(t));
+                let after = match original {
+                    Some(original) => super::line_ends::restore(original, &content),
+                    None => content,
+                };
+                Change {
+                    rel,
+                    before,
+                    after: after.into_bytes(),
+                }
             })
             .collect()
     }

@@ -4,6 +4,7 @@
 
 mod apply;
 mod insert;
+mod line_ends;
 mod target;
 
 pub use apply::{Plan, apply, plan_batch, route_batch};

@@ -132,8 +132,20 @@ fn week_label(monday: Date) -> String {
     format!("{:04}-W{:02}", iso.year(), iso.week())
 }
 
+/// The largest zombie age in days (a hundred years): beyond it dates
+/// cannot be computed.
+pub(crate) const MAX_ZOMBIE_DAYS: u32 = 36_500;
+
 /// Scans the vault at `root` and computes its statistics.
 pub(crate) fn compute(root: &std::path::Path, cfg: &Config, zombie_days: u32) -> Result<Stats> {
+    if zombie_days > MAX_ZOMBIE_DAYS {
+        return Err(crate::error::Error::Config {
+            origin: "stats".into(),
+            message: format!(
+                "zombie_days {zombie_days} is out of range: at most {MAX_ZOMBIE_DAYS} (a hundred years)"
+            ),
+        });
+    }
     let vault = crate::scan::scan_vault(root, cfg)?;
     let mut all: Vec<Item> = vault.items.clone();
     let merged = merge(

@@ -54,11 +54,20 @@ pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     Ok(buf)
 }
 
-/// Reads stdin to its end: at most `cap` bytes, within `wait`. A host that
-/// never closes stdin makes this return an error instead of hanging.
-pub fn read_stdin(cap: u64, wait: Duration) -> io::Result<String> {
+/// Reads one JSON object or array from stdin: up to its end, or up to the
+/// first point where the bytes read hold a complete object or array (a host
+/// may keep stdin open after the payload); at most `cap` bytes, within
+/// `wait`. A host that sends an incomplete payload and never closes stdin
+/// makes this return an error instead of hanging.
+pub fn read_stdin_json(cap: u64, wait: Duration) -> io::Result<String> {
     let stdin = io::stdin();
-    let buf = read_bounded(stdin.as_fd(), &mut stdin.lock(), cap, wait)?;
+    let buf = read_bounded(
+        stdin.as_fd(),
+        &mut stdin.lock(),
+        cap,
+        wait,
+        is_complete_json,
+    )?;
     String::from_utf8(buf).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
@@ -73,6 +82,7 @@ fn read_bounded(
     from: &mut impl Read,
     cap: u64,
     wait: Duration,
+    complete: fn(&[u8]) -> bool,
 ) -> io::Result<Vec<u8>> {
     use std::os::fd::AsRawFd;
     let deadline = std::time::Instant::now() + wait;
@@ -128,7 +138,19 @@ fn read_bounded(
                 format!("more than {cap} bytes"),
             ));
         }
+        if complete(&buf) {
+            return Ok(buf);
+        }
     }
+}
+
+/// Whether `buf` holds one complete JSON object or array (and at most
+/// whitespace after it). A bare number or word is never complete early:
+/// more digits could follow.
+fn is_complete_json(buf: &[u8]) -> bool {
+    let first = buf.iter().find(|b| !b.is_ascii_whitespace());
+    matches!(first, Some(b'{' | b'['))
+        && serde_json::from_slice::<serde::de::IgnoredAny>(buf).is_ok()
 }
 
 #[cfg(test)]
@@ -144,8 +166,14 @@ mod tests {
         let (r, mut w) = std::io::pipe().expect("pipe");
         w.write_all(b"{\"cwd\":\"/v\"}").expect("write");
         let started = std::time::Instant::now();
-        let err = read_bounded(r.as_fd(), &mut &r, 1 << 20, Duration::from_millis(200))
-            .expect_err("the writer never closes");
+        let err = read_bounded(
+            r.as_fd(),
+            &mut &r,
+            1 << 20,
+            Duration::from_millis(200),
+            |_| false,
+        )
+        .expect_err("the writer never closes");
         assert_eq!(err.kind(), io::ErrorKind::TimedOut);
         assert!(started.elapsed() >= Duration::from_millis(200));
 
@@ -156,17 +184,37 @@ mod tests {
                 std::thread::sleep(Duration::from_millis(20));
             }
         });
-        let got = read_bounded(r.as_fd(), &mut &r, 1 << 20, Duration::from_secs(10))
-            .expect("read to the end");
+        let got = read_bounded(r.as_fd(), &mut &r, 1 << 20, Duration::from_secs(10), |_| {
+            false
+        })
+        .expect("read to the end");
         writer.join().expect("writer");
         assert_eq!(got, b"{\"cwd\":\"/v\"}");
 
         let (r, mut w) = std::io::pipe().expect("pipe");
         w.write_all(&[b'x'; 11]).expect("write");
         drop(w);
-        let err = read_bounded(r.as_fd(), &mut &r, 10, Duration::from_secs(10))
+        let err = read_bounded(r.as_fd(), &mut &r, 10, Duration::from_secs(10), |_| false)
             .expect_err("over the cap");
         assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+    }
+
+    #[test]
+    fn complete_json_ends_the_read_and_a_partial_one_does_not() {
+        for done in [
+            &b"{\"cwd\":\"/v\"}\n"[..],
+            b" [1, 2]",
+            b"{\"a\": {\"b\": []}}",
+        ] {
+            assert!(is_complete_json(done), "{}", String::from_utf8_lossy(done));
+        }
+        for partial in [&b"{\"cwd\":"[..], b"", b"12", b"\"text\"", b"{\"a\": 1} x"] {
+            assert!(
+                !is_complete_json(partial),
+                "{}",
+                String::from_utf8_lossy(partial)
+            );
+        }
     }
 
     #[test]

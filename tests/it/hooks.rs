@@ -806,3 +806,50 @@ fn session_end_never_captures_a_follow_up_holding_a_control_character() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_hook_answers_once_the_payload_is_complete_while_stdin_stays_open() {
+    use std::io::{Read, Write};
+    let v = lock_vault();
+    let mut child = v
+        .process()
+        .args(["hook", "session-start"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn hook");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(start_input(&v.join("projects/wrap-cli")).as_bytes())
+        .expect("write payload");
+    stdin.flush().expect("flush");
+    // The write end stays open until the hook has exited; the deadline only
+    // keeps a hang from stopping the test run.
+    let status = crate::common::wait_deadline(
+        &mut child,
+        std::time::Duration::from_secs(120),
+        "hook with stdin held open",
+    );
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut out)
+        .expect("read stdout");
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("read stderr");
+    drop(stdin);
+    assert!(status.success(), "{err}");
+    assert!(
+        out.contains("add lock timeout test"),
+        "stdout {out:?}, stderr {err:?}"
+    );
+    assert!(!err.contains("not closed in time"), "{err}");
+}

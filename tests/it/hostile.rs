@@ -434,7 +434,7 @@ fn loop_vault(follow: bool) -> Vault {
         .project("p")
         .file(DAY, format!("{HEAD}- [ ] the only real item\n"));
     if follow {
-        v.write(".agents/active-status.toml", "follow_symlinks = true\n");
+        v.write_user_config("follow_symlinks = true\n");
     }
     std::os::unix::fs::symlink("..", v.join("journal/loop")).unwrap();
     std::fs::create_dir_all(v.join("journal/sub")).unwrap();
@@ -477,7 +477,7 @@ fn symlink_self_loop_is_a_warning() {
     let v = Vault::new()
         .project("p")
         .file(DAY, format!("{HEAD}- [ ] the only real item\n"))
-        .file(".agents/active-status.toml", "follow_symlinks = true\n");
+        .user_config("follow_symlinks = true\n");
     std::os::unix::fs::symlink("self", v.join("journal/self")).unwrap();
     std::os::unix::fs::symlink("b", v.join("journal/a")).unwrap();
     std::os::unix::fs::symlink("a", v.join("journal/b")).unwrap();
@@ -544,7 +544,7 @@ fn dangling_dated_link_with_follow_exits_74_naming_it() {
     let v = Vault::new()
         .project("p")
         .file(DAY, format!("{HEAD}- [ ] readable item\n"))
-        .file(".agents/active-status.toml", "follow_symlinks = true\n");
+        .user_config("follow_symlinks = true\n");
     std::os::unix::fs::symlink("nowhere.md", v.join("journal/2026-05-07.md")).unwrap();
     for args in [&["audit"][..], &["regen"][..]] {
         let o = run(&v, args);
@@ -571,10 +571,7 @@ fn fifo_and_folder_named_like_sources_do_not_hang() {
     }
     std::fs::create_dir_all(v.join("projects/p/todos.md")).unwrap();
     for follow in [false, true] {
-        v.write(
-            ".agents/active-status.toml",
-            format!("follow_symlinks = {follow}\n"),
-        );
+        v.write_user_config(&format!("follow_symlinks = {follow}\n"));
         for args in [&["audit", "--format", "json"][..], &["regen", "-q"][..]] {
             let o = run(&v, args);
             assert!(

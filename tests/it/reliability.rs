@@ -545,7 +545,7 @@ fn route_into_symlinked_journal_folder_is_refused() {
         .unwrap();
         let v = Vault::new().project("p");
         if follow {
-            v.write(".agents/active-status.toml", "follow_symlinks = true\n");
+            v.write_user_config("follow_symlinks = true\n");
         }
         std::os::unix::fs::symlink(outside.path(), v.join("journal")).expect("symlink");
         let before = snapshot(outside.path());

@@ -223,8 +223,8 @@ fn odd_dates_are_refused_where_written_and_skipped_where_read() {
     assert!(!v.open_texts().iter().any(|t| t.contains("far future")));
 }
 
-/// `follow_symlinks = true` is a vault config value, so the vault may set it:
-/// a source file linked outside the root is still never read, only warned
+/// With `follow_symlinks = true` (from the user's own configuration), a
+/// source file linked outside the root is still never read, only warned
 /// about; a link inside the root is read as before.
 #[test]
 fn followed_links_never_bring_in_files_outside_the_root() {
@@ -235,10 +235,12 @@ fn followed_links_never_bring_in_files_outside_the_root() {
         "## Session: s (p)\n### Next\n- [ ] outside secret item\n",
     )
     .expect("write outside file");
-    let v = vault_with_config("follow_symlinks = true\n").file(
-        "notes/2026-05-04.md",
-        "## Session: s (p)\n### Next\n- [ ] linked inside item\n",
-    );
+    let v = vault_with_config("")
+        .user_config("follow_symlinks = true\n")
+        .file(
+            "notes/2026-05-04.md",
+            "## Session: s (p)\n### Next\n- [ ] linked inside item\n",
+        );
     std::os::unix::fs::symlink(&secret, v.join("journal/2026-05-05.md")).expect("link out");
     std::os::unix::fs::symlink("../notes/2026-05-04.md", v.join("journal/2026-05-04.md"))
         .expect("link in");
@@ -279,13 +281,10 @@ fn a_source_folder_linked_outside_the_root_is_not_read() {
     )
     .expect("write outside file");
     for config in ["", "follow_symlinks = true\n"] {
-        let v = Vault::new()
-            .project("p")
-            .file(".agents/active-status.toml", config)
-            .file(
-                "projects/p/todos.md",
-                "## Next Session\n- [ ] inside item\n",
-            );
+        let v = Vault::new().project("p").user_config(config).file(
+            "projects/p/todos.md",
+            "## Next Session\n- [ ] inside item\n",
+        );
         std::os::unix::fs::symlink(outside.path(), v.join("journal")).expect("link folder out");
         let o = run(&v, &["list", "--format", "json"]);
         assert!(o.status.success(), "{config:?}: {}", stderr(&o));

@@ -264,3 +264,158 @@ fn dry_run_diffs_never_show_private_text() {
         }
     }
 }
+
+// ------------------------------------------------------ bare CR line endings
+
+const MAC: &str = "projects/p/todos.md";
+const MAC_TEXT: &str = "## Next Session\r\r- [ ] first one\r- [ ] second one\r- [ ] third one\r";
+
+#[test]
+fn items_after_a_bare_cr_can_be_done_cancelled_and_deferred() {
+    let v = Vault::new().project("p").file(MAC, MAC_TEXT);
+    for (args, want) in [
+        (&["done", "third one"][..], "- [x] third one\r"),
+        (&["cancel", "second one"][..], "- [-] second one\r"),
+        (
+            &["defer", "first one", "--until", "2030-01-02"][..],
+            "- [ ] first one 🛫 2030-01-02\r",
+        ),
+    ] {
+        let o = run(&v, args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(v.read(MAC).contains(want), "{args:?}: {:?}", v.read(MAC));
+    }
+    assert_eq!(
+        v.read(MAC),
+        "## Next Session\r\r- [ ] first one 🛫 2030-01-02\r- [-] second one\r- [x] third one\r"
+    );
+}
+
+#[test]
+fn a_route_into_a_bare_cr_file_uses_its_line_ending() {
+    let v = Vault::new().project("p").file(MAC, MAC_TEXT);
+    let o = run(
+        &v,
+        &["route", "--to", "project", "--project", "p", "fourth one"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        v.read(MAC),
+        "## Next Session\r\r- [ ] first one\r- [ ] second one\r- [ ] third one\r- [ ] fourth one\r"
+    );
+    assert!(v.open_texts().contains(&"fourth one".to_string()));
+}
+
+// ------------------------------------------------------ templates from the vault
+
+fn template_vault(template: &str) -> Vault {
+    Vault::new()
+        .project("p")
+        .file(DAY, HEAD)
+        .file("t.tera", template)
+        .file(".agents/active-status.toml", "template = \"t.tera\"\n")
+}
+
+#[test]
+fn a_recursive_macro_is_a_template_error_not_an_abort() {
+    let v = template_vault(
+        "{% macro down(n) %}{{ self::down(n=n+1) }}{% endmacro down %}{{ self::down(n=1) }}\n",
+    );
+    let o = run(&v, &["regen"]);
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the template aborted"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!v.exists("ACTIVE-STATUS.md"));
+}
+
+#[test]
+fn a_huge_range_is_a_template_error_not_an_abort() {
+    let v = template_vault("{% for i in range(end=1e10) %}x{% endfor %}\n");
+    let o = run(&v, &["regen"]);
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    assert!(stderr(&o).contains("template"), "{}", stderr(&o));
+}
+
+#[test]
+fn nested_huge_loops_end_with_a_template_error() {
+    let v = template_vault(
+        "{% set r = range(end=100000) %}{% for a in r %}{% for b in r %}{% for c in r %}{% endfor %}{% endfor %}{% endfor %}\n",
+    );
+    let o = run(
+        &v,
+        &[
+            "route",
+            "--regen",
+            "--to",
+            "journal",
+            "--date",
+            "2026-05-06",
+            "z",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    assert!(stderr(&o).contains("time budget"), "{}", stderr(&o));
+    // The route was written and is reported before the template's failure.
+    assert!(
+        crate::common::stdout(&o).contains("added: journal/2026-05-06.md"),
+        "{}",
+        crate::common::stdout(&o)
+    );
+    assert!(v.read(DAY).contains("- z\n"));
+}
+
+// ------------------------------------------- limits the vault may only lower
+
+#[test]
+fn the_vault_config_may_not_raise_limits_or_follow_links() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("2026-05-05.md"),
+        "## Session: s (p)\n### Next\n- [ ] outside secret item\n",
+    )
+    .unwrap();
+    let v = Vault::new().project("p").file(DAY, HEAD).file(
+        ".agents/active-status.toml",
+        "follow_symlinks = true\n[extract]\nmax_bytes = 1000000000000\n[lock]\ntimeout_secs = 1e308\n",
+    );
+    symlink(outside.path(), v.join("journal/elsewhere")).unwrap();
+    let o = run(&v, &["config"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    for key in ["follow_symlinks", "extract.max_bytes", "lock.timeout_secs"] {
+        assert!(
+            err.contains(&format!("the vault's configuration raises `{key}`")),
+            "{err}"
+        );
+    }
+    let o = run(&v, &["regen"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let all = format!(
+        "{}{}{}",
+        stderr(&o),
+        crate::common::stdout(&o),
+        v.read("ACTIVE-STATUS.md")
+    );
+    assert!(!all.contains("outside secret item"), "{all}");
+    assert!(!all.contains(&*outside.path().to_string_lossy()), "{all}");
+    // Lowering is allowed, silently.
+    v.write(".agents/active-status.toml", "[extract]\nmax_bytes = 16\n");
+    let o = run(&v, &["config"]);
+    assert!(!stderr(&o).contains("raises"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_followed_link_to_proc_never_fails_a_run() {
+    let v = Vault::new()
+        .project("p")
+        .file(DAY, HEAD)
+        .user_config("follow_symlinks = true\n");
+    symlink("/proc", v.join("journal/proc")).unwrap();
+    let o = run(&v, &["regen"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("/proc/"), "{}", stderr(&o));
+    assert!(v.read("ACTIVE-STATUS.md").contains("first"));
+}

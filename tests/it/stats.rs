@@ -289,3 +289,32 @@ fn history_by_id_and_vanished_id() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("no open item has that ID"), "{err}");
 }
+
+#[test]
+fn an_out_of_range_zombie_days_is_a_data_error_not_a_panic() {
+    let v = weeks_vault();
+    for days in ["36501", "4294967295"] {
+        let o = v
+            .cmd()
+            .args(["stats", "--zombie-days", days])
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(65),
+            "{days}: {}",
+            crate::common::stderr(&o)
+        );
+        assert!(
+            crate::common::stderr(&o).contains("out of range: at most 36500"),
+            "{}",
+            crate::common::stderr(&o)
+        );
+    }
+    let o = v
+        .cmd()
+        .args(["stats", "--zombie-days", "36500"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", crate::common::stderr(&o));
+}

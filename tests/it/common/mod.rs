@@ -52,6 +52,23 @@ impl Vault {
         std::fs::write(&path, content).expect("write fixture file");
     }
 
+    /// Writes the user's own configuration file (under the `XDG_CONFIG_HOME`
+    /// of `cmd()`): keys the vault's file may not raise are set here.
+    pub fn user_config(self, content: &str) -> Self {
+        self.write_user_config(content);
+        self
+    }
+
+    pub fn write_user_config(&self, content: &str) {
+        let dir = self.home.path().join("active-status");
+        std::fs::create_dir_all(&dir).expect("mkdir user config");
+        std::fs::write(dir.join("config.toml"), content).expect("write user config");
+        // `process()` points XDG_CONFIG_HOME inside the vault.
+        let nowhere = self.join(".agents/no-such-home/active-status");
+        std::fs::create_dir_all(&nowhere).expect("mkdir user config");
+        std::fs::write(nowhere.join("config.toml"), content).expect("write user config");
+    }
+
     /// Creates an empty project folder (a known project).
     pub fn project(self, name: &str) -> Self {
         std::fs::create_dir_all(self.dir.path().join("projects").join(name))
