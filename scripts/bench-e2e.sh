@@ -164,7 +164,7 @@ hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-csv "$RESULTS/hook-M.csv" \
     -n "hook session-start (M)" "$HOOK_CMD"
 HF_HOOK_M=$(csv_mean "$RESULTS/hook-M.csv" 1)
 
-# --- 5d. warm runs: the cache (issue 15) ---------------------------------------
+# --- 5d. warm runs: the cache ------------------------------------------------
 # Copies of L and M, so the cold measures above always see vaults without a
 # cache. `regen` fills the cache (it holds the lock); before each timed run
 # one journal file (the latest day) gets one more line, as after a /wrap.

@@ -164,7 +164,7 @@ fn commit(vault: &VaultDir, changes: &[Change]) -> Result<Outcome> {
         let renamed = if s.change.before.is_none() {
             crate::vault_fs::rename_noreplace_in(&s.dir, &s.tmp, &s.name)
         } else {
-            s.dir.rename(&s.tmp, &s.dir, &s.name)
+            replace_checked(s)
         };
         match renamed {
             Ok(()) => written.push(i),
@@ -216,6 +216,49 @@ fn commit(vault: &VaultDir, changes: &[Change]) -> Result<Outcome> {
     }
 }
 
+/// The device and inode of a file.
+fn identity(meta: &impl std::os::unix::fs::MetadataExt) -> (u64, u64) {
+    (meta.dev(), meta.ino())
+}
+
+/// Puts the new content (`s.tmp`) in place of the target, and makes sure
+/// what it replaced is the file the check read (`s.held`): a program that
+/// saves by renaming its own file over the target (an editor, `sed -i`, a
+/// sync tool) between the check and this rename must not lose its save.
+/// An `AlreadyExists` error says the target was replaced meanwhile: it is
+/// left as that program wrote it, and the plan is made again.
+///
+/// Where the system swaps two names atomically (Linux, macOS), the swap
+/// leaves the replaced file under the temporary name, and that is checked;
+/// a swap back undoes a wrong one. Elsewhere the target is checked right
+/// before a plain rename, which leaves a window of two system calls.
+fn replace_checked(s: &Staged<'_>) -> std::io::Result<()> {
+    use cap_std::fs::MetadataExt;
+    let changed = || std::io::Error::from(std::io::ErrorKind::AlreadyExists);
+    let checked = match &s.held {
+        Some(held) => identity(&held.metadata()?),
+        None => return Err(changed()),
+    };
+    let at = |name: &std::ffi::OsStr| s.dir.symlink_metadata(name).map(|m| (m.dev(), m.ino()));
+    if !crate::platform::rename_exchange(&s.dir, &s.tmp, &s.name)? {
+        if at(&s.name)? != checked {
+            return Err(changed());
+        }
+        return s.dir.rename(&s.tmp, &s.dir, &s.name);
+    }
+    // The temporary name now holds what the target was until the swap.
+    if at(&s.tmp)? == checked {
+        return Ok(());
+    }
+    // Another program's save: swap it back. Should a third save have come
+    // in between, the newest (now under the temporary name) is put back.
+    crate::platform::rename_exchange(&s.dir, &s.tmp, &s.name)?;
+    if at(&s.tmp)?.1 != s.ino {
+        s.dir.rename(&s.tmp, &s.dir, &s.name)?;
+    }
+    Err(changed())
+}
+
 /// Appends `tail` to the file now at the target when it is still the new
 /// content this edit renamed there (same inode). Returns whether it did.
 fn append_to_new(s: &Staged<'_>, tail: &[u8]) -> bool {
@@ -223,8 +266,9 @@ fn append_to_new(s: &Staged<'_>, tail: &[u8]) -> bool {
     use std::io::Write;
     use std::os::unix::fs::MetadataExt;
     let mut opts = OpenOptions::new();
-    opts.append(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
+    opts.append(true).custom_flags(
+        crate::platform::O_NOFOLLOW | crate::platform::O_NONBLOCK | crate::platform::O_CLOEXEC,
+    );
     let Ok(file) = s.dir.open_with(&s.name, &opts) else {
         return false;
     };

@@ -227,7 +227,7 @@ pub enum VaultCommand {
     Search(SearchArgs),
     /// Why one item is where it is: where it was collected, what merged with it, what resolved it, near misses
     #[command(
-        after_help = "Examples:\n  active-status explain 3fy6bd\n  active-status explain \"add lock timeout\" --format json"
+        after_help = "Examples:\n  active-status explain lstmwg\n  active-status explain \"add lock timeout\" --format json"
     )]
     Explain(ExplainArgs),
     /// Vault statistics: created vs done per week, age of open items, zombies, stuck projects

@@ -38,7 +38,9 @@ fn read_tzif(path: &str) -> Result<TimeZone, String> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
+        .custom_flags(
+            crate::platform::O_NONBLOCK | crate::platform::O_NOCTTY | crate::platform::O_CLOEXEC,
+        )
         .open(path)
         .map_err(|e| format!("cannot open it: {e}"))?;
     let meta = file.metadata().map_err(|e| e.to_string())?;

@@ -2,7 +2,7 @@
 //! run to run while the item's text is unchanged, so a person or an agent can
 //! refer to it (`explain`, and commands that act on items).
 //!
-//! An ID is the start of the lower-case base32 form of SHA-256 over the
+//! An ID is the start of the lower-case base32 form of BLAKE3 over the
 //! cluster's project and the matching key of its representative. Six
 //! characters normally; when two open items would share a prefix both are
 //! lengthened until they differ. Two clusters with the very same project and
@@ -10,26 +10,27 @@
 //! the full-length form, in rank order.
 
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
 /// Characters of an ID when nothing collides.
 pub const MIN_LEN: usize = 6;
 
 /// The full-length ID of an item with this project and matching key.
 pub fn full(project: Option<&str>, key: &str) -> String {
-    let mut h = Sha256::new();
+    let mut h = blake3::Hasher::new();
     // A leading tag keeps "no project" apart from every project name.
     match project {
         Some(p) => {
             h.update(b"p");
             h.update(p.as_bytes());
         }
-        None => h.update(b"-"),
+        None => {
+            h.update(b"-");
+        }
     }
-    h.update([0u8]);
+    h.update(&[0u8]);
     h.update(key.as_bytes());
     data_encoding::BASE32_NOPAD
-        .encode(&h.finalize())
+        .encode(h.finalize().as_bytes())
         .to_ascii_lowercase()
 }
 

@@ -39,6 +39,7 @@ pub mod normalize;
 mod output;
 pub mod parse;
 pub mod pipeline;
+pub mod platform;
 pub mod privacy;
 pub mod render;
 pub mod report;

@@ -1,7 +1,6 @@
 use clap::Parser;
 
-// On Linux the binary allocates through jemalloc (docs/PERFORMANCE-LOG.md,
-// "Issue 15 targets: where they stand (commit 463284a, session 9)"):
+// On Linux the binary allocates through jemalloc (measured at 463284a):
 // glibc's malloc kept the pages the scan freed between the items it kept,
 // so a cold run on the L benchmark vault peaked at 64-65 MiB resident for
 // about 41 MiB of live data. jemalloc gives freed pages back to the system
@@ -43,10 +42,7 @@ fn purge_freed_pages() {
 fn main() {
     // Die quietly on a closed pipe (`active-status list | head`), as other
     // Unix tools do, instead of panicking on the failed write.
-    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    active_status::platform::default_sigpipe();
     #[cfg(target_os = "linux")]
     active_status::memory::set_purge(purge_freed_pages);
     // A configured template renders in a child of this binary (src/render.rs).

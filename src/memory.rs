@@ -48,7 +48,7 @@ impl Batches {
     /// Steps (files scanned or decoded) between two purges: on the L
     /// benchmark vault 128 files hold about 0.7 MB of text; purging every
     /// 32, 128, 512 or 2,048 files gave the same peak and 22.8–23.6 k page
-    /// faults (docs/PERFORMANCE-LOG.md, session 13).
+    /// faults (measured at 8c6a8a6).
     pub(crate) const EVERY: usize = 128;
 
     /// One step done: true (after purging) when it completes a batch.

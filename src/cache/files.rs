@@ -15,7 +15,6 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::sync::Arc;
-use xxhash_rust::xxh3::xxh3_128;
 
 const KIND: &[u8; 4] = b"SCAN";
 
@@ -30,7 +29,7 @@ pub(crate) const REWRITE_AFTER: usize = 16;
 struct Entry<'a> {
     rel: &'a str,
     stamp: FileStamp,
-    /// XXH3-128 of the bytes the scan was made from.
+    /// BLAKE3 (first 128 bits) of the bytes the scan was made from.
     hash: u128,
     /// The [`FileScan`], serialised on its own so it is decoded only when
     /// used and copied as is when kept.
@@ -216,7 +215,7 @@ impl FileCache {
         }
         let (read, stamped) = match vault.read_stamped(&file.rel) {
             Ok(Some((bytes, stamp))) => {
-                let hash = xxh3_128(&bytes);
+                let hash = super::content_hash(&bytes);
                 (Ok(Some(bytes)), Some((stamp, hash)))
             }
             Ok(None) => (Ok(None), None),

@@ -33,7 +33,6 @@ pub(crate) use result::{Lookup, Marks};
 use crate::config::Config;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
-use xxhash_rust::xxh3::Xxh3;
 
 /// The cache folder, relative to the vault root.
 pub(crate) const DIR: &str = ".agents/cache";
@@ -114,7 +113,7 @@ const KEYS_IGNORED: &[&str] = &["cache", "lock.timeout_secs"];
 /// The key of a cache of `kind`: program build, every configuration key
 /// that can matter (all but [`KEYS_IGNORED`]) and the known projects.
 pub(crate) fn key(kind: &str, cfg: &Config, projects: &[String]) -> [u8; 16] {
-    let mut h = Xxh3::new();
+    let mut h = blake3::Hasher::new();
     let mut field = |s: &str| {
         h.update(&(s.len() as u64).to_le_bytes());
         h.update(s.as_bytes());
@@ -130,7 +129,17 @@ pub(crate) fn key(kind: &str, cfg: &Config, projects: &[String]) -> [u8; 16] {
     for p in projects {
         field(p);
     }
-    h.digest128().to_le_bytes()
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&h.finalize().as_bytes()[..16]);
+    out
+}
+
+/// The hash of a file's bytes (or of other data) the caches record: the
+/// first 128 bits of BLAKE3.
+pub(crate) fn content_hash(bytes: &[u8]) -> u128 {
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&blake3::hash(bytes).as_bytes()[..16]);
+    u128::from_le_bytes(out)
 }
 
 /// Writes the cache file `rel` (creating the folder, with a `.gitignore`

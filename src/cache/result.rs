@@ -24,7 +24,6 @@ use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::sync::Arc;
-use xxhash_rust::xxh3::xxh3_128;
 
 const KIND: &[u8; 4] = b"RSLT";
 
@@ -33,7 +32,7 @@ const KIND: &[u8; 4] = b"RSLT";
 struct Mark<'a> {
     rel: &'a str,
     stamp: FileStamp,
-    /// XXH3-128 of the bytes the file's scan was made from.
+    /// BLAKE3 (first 128 bits) of the bytes the file's scan was made from.
     hash: u128,
 }
 
@@ -61,7 +60,7 @@ pub(crate) struct Marks {
 
 /// The hash of discovery's warnings.
 pub(crate) fn discovered(warnings: &[Warning]) -> u128 {
-    xxh3_128(&to_bytes(&warnings).unwrap_or_default())
+    super::content_hash(&to_bytes(&warnings).unwrap_or_default())
 }
 
 /// What looking up the result found.
@@ -102,7 +101,7 @@ fn frame<'b>(
 /// made with.
 fn decided(vault: &VaultDir) -> u128 {
     match vault.read(crate::decisions::FILE) {
-        Ok(Some(bytes)) => xxh3_128(&bytes) | 1,
+        Ok(Some(bytes)) => super::content_hash(&bytes) | 1,
         _ => 0,
     }
 }
@@ -161,7 +160,7 @@ fn unchanged(vault: &VaultDir, m: &Mark<'_>, stamp: Option<FileStamp>, started_n
     {
         return true;
     }
-    matches!(vault.read(m.rel), Ok(Some(bytes)) if xxh3_128(&bytes) == m.hash)
+    matches!(vault.read(m.rel), Ok(Some(bytes)) if super::content_hash(&bytes) == m.hash)
 }
 
 /// The result file present, when its frame fits (whether or not it is

@@ -47,7 +47,9 @@ fn read_key(path: &Path) -> Result<Option<[u8; LEN]>, String> {
     let shown = path.display();
     let file = match std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .custom_flags(
+            crate::platform::O_NOFOLLOW | crate::platform::O_NONBLOCK | crate::platform::O_CLOEXEC,
+        )
         .open(path)
     {
         Ok(f) => f,
@@ -57,8 +59,7 @@ fn read_key(path: &Path) -> Result<Option<[u8; LEN]>, String> {
     let meta = file
         .metadata()
         .map_err(|e| format!("cache key {shown}: {e}"))?;
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    let me = unsafe { libc::geteuid() };
+    let me = crate::platform::effective_uid();
     if !meta.is_file() || meta.uid() != me || meta.mode() & 0o077 != 0 || meta.len() != LEN as u64 {
         return Err(format!(
             "cache key {shown} is not a {LEN}-byte file of this user with mode 0600"

@@ -12,7 +12,7 @@
 //! nothing. The clusters are exactly those of `cluster` (property-tested
 //! below and, through the cache, over random edit sequences).
 //!
-//! Texts are identified by a 128-bit SipHash-1-3 of (key, private mark)
+//! Texts are identified by 128 bits of BLAKE3 of (key, private mark)
 //! under a random salt kept in the memo, never by the text itself. Beside
 //! each identity the memo keeps the cheap bounds of the text's key (token
 //! class, compared length, bigram mask), so a new text finds its few
@@ -27,18 +27,18 @@
 
 use super::cluster::{cluster, visible};
 use super::index::window;
+use super::memo::SaltedHasher;
 use super::{Cluster, Key, SimIndex, similar};
 use crate::item::Item;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
-use siphasher::sip128::{Hasher128, SipHasher13};
 use std::hash::Hasher;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Version of the memo's meaning: bump it whenever the comparison
 /// (similarity, guards, key) or the layout changes.
-pub(crate) const CLUSTER_MEMO_VERSION: u32 = 1;
+pub(crate) const CLUSTER_MEMO_VERSION: u32 = 2;
 
 /// Most matching pairs a run looks for beyond one per text: a vault of
 /// near-identical texts (every pair matching) has far more, and is
@@ -203,7 +203,7 @@ impl ClusterMemo {
     }
 
     fn id(&self, item: &Item) -> TextId {
-        let mut h = SipHasher13::new_with_keys(self.salt[0], self.salt[1]);
+        let mut h = SaltedHasher::new(self.salt);
         h.write(item.norm.as_bytes());
         h.write_u8(0xff);
         match item.private {
@@ -213,8 +213,7 @@ impl ClusterMemo {
             }
             None => h.write_u8(0),
         }
-        let v = h.finish128();
-        [v.h1, v.h2]
+        h.finish128()
     }
 }
 

@@ -10,7 +10,7 @@
 //! compares it with the *new* entry texts only; an unknown item text is
 //! compared with every entry its dates allow. The memo is rebuilt after every run.
 //!
-//! Texts are identified by a 128-bit SipHash-1-3 of (key, project, private
+//! Texts are identified by 128 bits of BLAKE3 of (key, project, private
 //! mark) keyed by a random salt kept in the memo, never by the text itself,
 //! so the memo holds no vault text. Beside each identity it keeps the cheap
 //! bounds of the text's key (token class, length, bigram mask): a run with
@@ -36,15 +36,48 @@
 
 use super::cluster_memo::Bounds;
 use serde::{Deserialize, Serialize};
-use siphasher::sip128::{Hasher128, SipHasher13};
 use std::hash::{Hash, Hasher};
 
 /// Version of the memo's meaning: bump it whenever the comparison
 /// (similarity, guards, key) changes, so old answers are not reused.
-pub const MEMO_VERSION: u32 = 3;
+pub const MEMO_VERSION: u32 = 4;
 
 /// The identity of one distinct (matching key, project, private mark).
 pub(super) type TextId = [u64; 2];
+
+/// BLAKE3 keyed with a memo's random salt, as a `Hasher`: the identities
+/// of texts are unguessable without the salt, so text a vault controls
+/// cannot be made to collide with another.
+pub(super) struct SaltedHasher(blake3::Hasher);
+
+impl SaltedHasher {
+    pub(super) fn new(salt: [u64; 2]) -> Self {
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&salt[0].to_le_bytes());
+        key[8..16].copy_from_slice(&salt[1].to_le_bytes());
+        SaltedHasher(blake3::Hasher::new_keyed(&key))
+    }
+
+    /// The first 128 bits of the hash.
+    pub(super) fn finish128(&self) -> TextId {
+        let out = self.0.finalize();
+        let b = out.as_bytes();
+        [
+            u64::from_le_bytes(b[..8].try_into().unwrap_or_default()),
+            u64::from_le_bytes(b[8..16].try_into().unwrap_or_default()),
+        ]
+    }
+}
+
+impl Hasher for SaltedHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        self.finish128()[0]
+    }
+}
 
 /// Pairwise answers of one merge run, for the next (see the module docs).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -180,7 +213,7 @@ impl PairMemo {
         private: Option<u64>,
         stamp: impl Hash,
     ) -> TextId {
-        let mut h = SipHasher13::new_with_keys(self.salt[0], self.salt[1]);
+        let mut h = SaltedHasher::new(self.salt);
         stamp.hash(&mut h);
         h.write(norm.as_bytes());
         h.write_u8(0xff);
@@ -199,8 +232,7 @@ impl PairMemo {
             }
             None => h.write_u8(0),
         }
-        let v = h.finish128();
-        [v.h1, v.h2]
+        h.finish128()
     }
 
     /// Replaces the answers with those of a run at `threshold`: `entries`

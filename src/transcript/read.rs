@@ -36,7 +36,7 @@ pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
+        options.custom_flags(crate::platform::O_NONBLOCK);
     }
     let file = options.open(path)?;
     // The path may have been swapped between the check and the open.
@@ -84,37 +84,24 @@ fn read_bounded(
     wait: Duration,
     complete: fn(&[u8]) -> bool,
 ) -> io::Result<Vec<u8>> {
-    use std::os::fd::AsRawFd;
+    use crate::platform::{Ready, wait_readable};
     let deadline = std::time::Instant::now() + wait;
     let mut buf = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
-        // Rounded up: a wait of less than a millisecond is not a busy loop.
-        let ms = i32::try_from(left.as_nanos().div_ceil(1_000_000)).unwrap_or(i32::MAX);
-        let mut pfd = libc::pollfd {
-            fd: fd.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        // SAFETY: one valid `pollfd`, and the count says one.
-        let ready = unsafe { libc::poll(&mut pfd, 1, ms) };
-        if ready < 0 {
-            let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::Interrupted {
-                continue;
+        match wait_readable(fd, left) {
+            Ok(Ready::Readable) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            Ok(Ready::TimedOut) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "stdin was not closed in time",
+                ));
             }
-            return Err(e);
-        }
-        if ready == 0 {
-            return Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "stdin was not closed in time",
-            ));
-        }
-        if pfd.revents & libc::POLLNVAL != 0 {
             // No open descriptor: nothing to read, as a closed stdin reads.
-            return Ok(buf);
+            Ok(Ready::Closed) => return Ok(buf),
         }
         let n = match from.read(&mut chunk) {
             Ok(n) => n,

@@ -118,7 +118,7 @@ impl VaultDir {
                 rel,
                 "it resolves outside the vault root (symbolic link or `..`)",
             )
-        } else if e.raw_os_error() == Some(libc::ELOOP) {
+        } else if crate::platform::is_link_loop(&e) {
             self.escape(rel, "it is a symbolic link")
         } else if writing {
             Error::write(self.display(rel), e)
@@ -138,8 +138,9 @@ impl VaultDir {
     fn read_meta(&self, rel: &str) -> Result<Option<(Vec<u8>, std::fs::Metadata)>> {
         let path = self.checked(rel)?;
         let mut opts = OpenOptions::new();
-        opts.read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC);
+        opts.read(true).custom_flags(
+            crate::platform::O_NONBLOCK | crate::platform::O_NOCTTY | crate::platform::O_CLOEXEC,
+        );
         let file = match self.dir.open_with(path, &opts) {
             Ok(f) => f.into_std(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -360,7 +361,11 @@ impl VaultDir {
             .create(true)
             .truncate(false)
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK);
+            .custom_flags(
+                crate::platform::O_NOFOLLOW
+                    | crate::platform::O_CLOEXEC
+                    | crate::platform::O_NONBLOCK,
+            );
         let file = dir
             .open_with(&name, &opts)
             .map_err(|e| self.io_err(rel, e, true))?
@@ -399,8 +404,9 @@ impl VaultDir {
             .parent(rel, false)?
             .ok_or_else(|| self.escape(rel, "its folder cannot be opened"))?;
         let mut opts = OpenOptions::new();
-        opts.read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
+        opts.read(true).custom_flags(
+            crate::platform::O_NOFOLLOW | crate::platform::O_NONBLOCK | crate::platform::O_CLOEXEC,
+        );
         let file = dir
             .open_with(&name, &opts)
             .map_err(|e| self.io_err(rel, e, true))?

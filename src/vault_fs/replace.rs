@@ -6,10 +6,8 @@
 use super::{MAX_READ, Snapshot, VaultDir};
 use crate::error::Result;
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
-use std::ffi::{CString, OsStr, OsString};
+use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
@@ -99,8 +97,12 @@ pub(crate) fn snapshot_held(
     rel: &str,
 ) -> Result<(Option<Snapshot>, Option<std::fs::File>)> {
     let mut opts = OpenOptions::new();
-    opts.read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC);
+    opts.read(true).custom_flags(
+        crate::platform::O_NOFOLLOW
+            | crate::platform::O_NONBLOCK
+            | crate::platform::O_NOCTTY
+            | crate::platform::O_CLOEXEC,
+    );
     let file = match dir.open_with(name, &opts) {
         Ok(f) => f.into_std(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((None, None)),
@@ -169,7 +171,7 @@ pub(crate) fn write_temp(
     opts.write(true)
         .create_new(true)
         .mode(0o666)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+        .custom_flags(crate::platform::O_NOFOLLOW | crate::platform::O_CLOEXEC);
     let mut tries = 0;
     let (tmp, mut file) = loop {
         let tmp = temp_name(name);
@@ -227,21 +229,7 @@ pub(crate) fn rename_into(
 /// Renames `tmp` to `name` in `dir` only when `name` does not exist
 /// (`AlreadyExists` otherwise).
 pub(crate) fn rename_noreplace(dir: &Dir, tmp: &OsStr, name: &OsStr) -> std::io::Result<()> {
-    let from = CString::new(tmp.as_bytes()).map_err(std::io::Error::other)?;
-    let to = CString::new(name.as_bytes()).map_err(std::io::Error::other)?;
-    let fd = dir.as_raw_fd();
-    // SAFETY: both names are NUL-terminated and `fd` is an open folder.
-    let rc = unsafe { libc::renameat2(fd, from.as_ptr(), fd, to.as_ptr(), libc::RENAME_NOREPLACE) };
-    if rc == 0 {
-        return Ok(());
-    }
-    let err = std::io::Error::last_os_error();
-    if !matches!(err.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) {
-        return Err(err);
-    }
-    // No renameat2 on this file system: a hard link fails on an existing name too.
-    dir.hard_link(tmp, dir, name)?;
-    dir.remove_file(tmp)
+    crate::platform::rename_noreplace(dir, tmp, name)
 }
 
 #[cfg(test)]

@@ -123,7 +123,7 @@ impl VaultDir {
         opts.write(true)
             .create_new(true)
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+            .custom_flags(crate::platform::O_NOFOLLOW | crate::platform::O_CLOEXEC);
         let tmp = replace::temp_name(&name);
         let mut file = dir
             .open_with(&tmp, &opts)

@@ -78,9 +78,8 @@ fn hard_linked_files_are_never_written() {
 #[test]
 fn fifos_are_refused_without_blocking() {
     let (t, v) = vault();
-    let p = std::ffi::CString::new(t.path().join("v/fifo").to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(p.as_ptr(), 0o600) }, 0);
+    let mode = rustix::fs::Mode::from_raw_mode(0o600);
+    rustix::fs::mkfifoat(rustix::fs::CWD, t.path().join("v/fifo"), mode).unwrap();
     assert!(matches!(v.read("fifo").unwrap_err(), Error::Read { .. }));
 }
 

@@ -691,3 +691,78 @@ fn history_and_explain_find_an_item_done_by_ticking_its_only_place() {
         );
     }
 }
+
+/// An editor that saves by writing a new file and renaming it over the
+/// target (vim, `sed -i`, sync tools), racing `done` on the same file: no
+/// save of the editor is lost, whichever wins each race. The editor saves
+/// as soon as it sees one of the tool's temporary files beside the target
+/// (an edit is then between its write and its rename), every other time,
+/// so each `done` also gets a try without a save under it.
+#[test]
+#[cfg_attr(
+    feature = "portable",
+    ignore = "without an exchange rename, a save between the check and the rename is lost"
+)]
+fn done_racing_an_editor_that_renames_its_saves_loses_none() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let items: Vec<String> = (1..=16).map(|n| format!("finish task {n}")).collect();
+    let mut todos = String::from("# wrap-cli\n\n## Next Session\n\n");
+    for text in &items {
+        todos.push_str(&format!("- [ ] {text}\n"));
+    }
+    let v = Vault::new()
+        .project("wrap-cli")
+        .file("projects/wrap-cli/todos.md", &todos);
+    let target = v.join("projects/wrap-cli/todos.md");
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let editor = {
+        let (stop, target) = (stop.clone(), target.clone());
+        let folder = target.parent().unwrap().to_path_buf();
+        let swap = folder.join(".todos.md.swp");
+        std::thread::spawn(move || {
+            let mut seen = std::collections::HashSet::new();
+            let mut saves = 0u32;
+            while !stop.load(Ordering::Relaxed) {
+                let fresh = std::fs::read_dir(&folder)
+                    .unwrap()
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.contains(".active-status-") && seen.insert(n.clone()))
+                    .count();
+                if fresh == 0 || seen.len() % 2 == 0 {
+                    std::thread::yield_now();
+                    continue;
+                }
+                let mut text = std::fs::read_to_string(&target).unwrap();
+                saves += 1;
+                text.push_str(&format!("- editor note {saves}\n"));
+                std::fs::write(&swap, text).unwrap();
+                std::fs::rename(&swap, &target).unwrap();
+            }
+            saves
+        })
+    };
+    for text in &items {
+        let mut done = v.process();
+        done.args(["done", text, "--date", "2026-05-07"]);
+        let mut child = done
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let status = wait_deadline(&mut child, Duration::from_secs(60), "done");
+        // Done, or given up after many changes under it (exit 75): never a loss.
+        assert!(matches!(status.code(), Some(0 | 75)), "{status:?}");
+    }
+    stop.store(true, Ordering::Relaxed);
+    let saves = editor.join().unwrap();
+    let now = std::fs::read_to_string(&target).unwrap();
+    let lost: Vec<u32> = (1..=saves)
+        .filter(|n| !now.contains(&format!("- editor note {n}\n")))
+        .collect();
+    assert!(
+        saves > 0 && lost.is_empty(),
+        "{} of {saves} saves lost: {lost:?}",
+        lost.len()
+    );
+}

@@ -500,7 +500,7 @@ fn self_loop_without_follow_is_a_warning() {
 }
 
 fn running_as_root() -> bool {
-    unsafe { libc::geteuid() == 0 }
+    rustix::process::geteuid().is_root()
 }
 
 #[test]
@@ -562,12 +562,8 @@ fn fifo_and_folder_named_like_sources_do_not_hang() {
         .project("q")
         .file(DAY, format!("{HEAD}- [ ] readable item\n"));
     for fifo in ["journal/2026-05-07.md", "projects/q/todos.md"] {
-        let c = std::ffi::CString::new(v.join(fifo).into_os_string().into_encoded_bytes()).unwrap();
-        assert_eq!(
-            unsafe { libc::mkfifo(c.as_ptr(), 0o644) },
-            0,
-            "mkfifo {fifo}"
-        );
+        let mode = rustix::fs::Mode::from_raw_mode(0o644);
+        rustix::fs::mkfifoat(rustix::fs::CWD, v.join(fifo), mode).expect(fifo);
     }
     std::fs::create_dir_all(v.join("projects/p/todos.md")).unwrap();
     for follow in [false, true] {

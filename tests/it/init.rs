@@ -1054,7 +1054,7 @@ fn man_writes_a_page_for_every_subcommand_with_exit_status_and_environment() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
-// ---------------------------------------------------------------- issue 12
+// ------------------------------------------------- hostile vault content
 
 #[test]
 fn an_output_name_with_shell_syntax_never_runs_at_commit() {

@@ -274,8 +274,7 @@ fn crash_loop(iterations: usize, per_file: usize, label: &str) -> CrashFigures {
                 Some(status) => status,
                 None => {
                     // Not reaped yet, so the pid is still ours (maybe a zombie).
-                    let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGKILL) };
-                    assert_eq!(rc, 0, "kill: {}", std::io::Error::last_os_error());
+                    child.kill().expect("kill");
                     wait_deadline(&mut child, DEADLINE, "killed regen")
                 }
             };

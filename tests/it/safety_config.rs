@@ -1,5 +1,5 @@
-//! Issue 12, "Trust nothing in the vault": configuration values, templates
-//! and `init` under attack. Each test sets up the attack from the issue, then
+//! Trust nothing in the vault: configuration values, templates
+//! and `init` under attack. Each test sets up an attack, then
 //! checks the refusal (exit code, message) and that nothing was read from or
 //! written to the place the attack aimed at.
 

@@ -1,4 +1,4 @@
-//! Issue 12: private spans. A span that crosses list items, lines, blank
+//! Private spans. A span that crosses list items, lines, blank
 //! lines, nested spans, or is written `<private >` / `<private class="x">`
 //! hides everything up to its close tag in every output: `list` (text and
 //! JSON), `audit`, the dashboard, the session-start hook, and the inbox the

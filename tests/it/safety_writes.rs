@@ -1,4 +1,4 @@
-//! Issue 12: writes that must not lose, leak or escape. Route edits are
+//! Writes that must not lose, leak or escape. Route edits are
 //! compare-and-swap (no line another program appends is lost), keep owner
 //! and mode, leave no temporary files; batches are whole; the lock file is
 //! never a hard link; a link swapped during runs never leads a write out of
@@ -284,21 +284,10 @@ fn an_escape_through_a_link_is_the_same_error_for_route_and_regen() {
     assert!(files(outside.path()).is_empty());
 }
 
-/// Swaps two directory entries atomically (renameat2 RENAME_EXCHANGE).
+/// Swaps two directory entries atomically (Linux and macOS).
 fn exchange(a: &Path, b: &Path) -> bool {
-    use std::os::unix::ffi::OsStrExt;
-    let a = std::ffi::CString::new(a.as_os_str().as_bytes()).unwrap();
-    let b = std::ffi::CString::new(b.as_os_str().as_bytes()).unwrap();
-    // SAFETY: valid NUL-terminated paths.
-    unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        ) == 0
-    }
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).is_ok()
 }
 
 #[test]
