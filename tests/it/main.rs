@@ -9,6 +9,7 @@ mod common;
 mod config;
 mod corpus;
 mod extract;
+mod extract_ends;
 mod extract_lists;
 mod fuzz_regressions;
 mod golden;
