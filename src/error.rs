@@ -275,6 +275,11 @@ pub enum Error {
         path: String,
         why: String,
     },
+    /// `.codex/hooks.json` is not a hooks file we can merge into.
+    HooksJson {
+        path: String,
+        why: String,
+    },
 
     // ---- the MCP server ----
     /// The stdio transport or the runtime failed.
@@ -378,6 +383,7 @@ impl Error {
             | EditRefused { .. }
             | UnsafeName { .. }
             | McpJson { .. }
+            | HooksJson { .. }
             | NotCaptured { .. } => exit::DATA,
             Locked { .. } | EditRace { .. } => exit::LOCKED,
             GitUnavailable { .. } => exit::UNAVAILABLE,
