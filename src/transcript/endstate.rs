@@ -27,8 +27,15 @@ const OPEN_WORDS: &[&str] = &[
     "next", "remaining", "remains", "todo", "todos", "pending", "open", "outstanding",
     "left", "blocked", "blocker", "blockers", "later", "tomorrow", "unfinished",
     "unresolved", "followups", "follow-ups", "follow-up", "waiting", "deferred",
-    "parked", "backlog", "monday", "tuesday", "wednesday", "thursday", "friday",
-    "saturday", "sunday", "weekend", "undone", "incomplete", "missing",
+    "parked", "backlog", "undone", "incomplete",
+];
+
+/// Times a label may put work off to, after `for`, `by`, `until` or `before`
+/// ("For Monday"; a bare "Tuesday:" is a calendar line).
+#[rustfmt::skip]
+const TIMES: &[&str] = &[
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "weekend", "tomorrow", "week", "session", "sprint", "release",
 ];
 
 /// Words of a label that names finished work.
@@ -55,12 +62,21 @@ fn open_label(label: &str) -> bool {
         return false;
     }
     let joined = words.join(" ");
-    let open = words.iter().any(|w| OPEN_WORDS.contains(&w.as_str()))
+    let timed = matches!(words[0].as_str(), "for" | "by" | "until" | "before")
+        && words.iter().any(|w| TIMES.contains(&w.as_str()));
+    let open = timed
+        || words.iter().any(|w| OPEN_WORDS.contains(&w.as_str()))
         || joined.contains("to do")
         || joined.contains("not yet")
         || joined.starts_with("still ");
-    open && !words.iter().any(|w| DONE_WORDS.contains(&w.as_str()))
+    open && !words
+        .iter()
+        .any(|w| DONE_WORDS.contains(&w.as_str()) || MAYBE_WORDS.contains(&w.as_str()))
 }
+
+/// Words of a label that offers ideas rather than naming open work
+/// ("Possible next improvements"): the offer rules read those.
+const MAYBE_WORDS: &[&str] = &["possible", "optional", "ideas", "maybe", "could"];
 
 /// A line's label and what follows its colon: `Next: add X` gives
 /// `("Next", "add X")`, `## Still open` gives `("Still open", "")`.
@@ -88,6 +104,12 @@ fn label_of(line: &str) -> Option<(String, String)> {
 
 /// The open-work items of the agent's last message: `(text, label, offset)`.
 pub(crate) fn open_work(text: &str, max_line: usize) -> Vec<(String, String, usize)> {
+    // A message closing on a question ("Want me to take one of these?")
+    // proposes its lists: the proposal and offer rules decide on them.
+    let last = text.lines().rev().map(str::trim).find(|l| !l.is_empty());
+    if last.is_some_and(|l| l.trim_end_matches(['*', '_', ')']).ends_with(['?', '？'])) {
+        return Vec::new();
+    }
     let lines: Vec<&str> = text.lines().collect();
     let mut fence = Fence::default();
     let mut out = Vec::new();

@@ -169,12 +169,15 @@ pub(super) fn plain_text(run: &mut Run<'_>, text: &str) {
         if !fence.is_open()
             && let Some((r, rest)) = speaker(line)
         {
-            let turn = Turn {
+            let mut turn = Turn {
                 role,
                 text: std::mem::take(&mut body),
                 acted: std::mem::take(&mut acted),
                 ..Turn::default()
             };
+            if role == Role::User && slash_command(&turn.text) {
+                turn.text.clear();
+            }
             run.turn(turn, start, true);
             role = r;
             start = i + 1;
@@ -182,7 +185,11 @@ pub(super) fn plain_text(run: &mut Run<'_>, text: &str) {
             body.push('\n');
             continue;
         }
-        fence.is_code(line);
+        // A rule line (`---`) between turns of an export is no text.
+        if !fence.is_code(line) && line.trim() == "---" {
+            keep_place(&mut body, &mut start, i);
+            continue;
+        }
         if body.is_empty() && line.trim().is_empty() {
             start = i + 2;
             continue;
@@ -190,11 +197,26 @@ pub(super) fn plain_text(run: &mut Run<'_>, text: &str) {
         body.push_str(line);
         body.push('\n');
     }
-    let turn = Turn {
+    let mut turn = Turn {
         role,
         text: body,
         acted,
         ..Turn::default()
     };
+    if role == Role::User && slash_command(&turn.text) {
+        turn.text.clear();
+    }
     run.turn(turn, start, true);
+}
+
+/// Whether a user message is a slash command an export wrote as text
+/// (`/exit`, `/clear`, `/model opus`), `/goal` excepted.
+fn slash_command(text: &str) -> bool {
+    let first = text.split_whitespace().next().unwrap_or("");
+    first.len() > 1
+        && first.starts_with('/')
+        && first[1..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'))
+        && !first.eq_ignore_ascii_case("/goal")
 }

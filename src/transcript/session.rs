@@ -80,6 +80,26 @@ fn continuation(text: &str) -> bool {
     !words.is_empty() && words.len() <= 4 && words.iter().any(|w| GO_ON.contains(w))
 }
 
+/// The most sentences an agent text after a request may hold and still count
+/// as a preface to the work ("Let me read the notebook first."), not an
+/// answer, when the transcript ends with the agent at work.
+const CUT_OFF_SENTENCES: usize = 3;
+
+/// The words of a request: white-space tokens, a token of CJK script counting
+/// one word per two characters ("init应该放在--help的第一行显示" is a request).
+fn request_words(text: &str) -> usize {
+    text.split_whitespace()
+        .map(|t| {
+            let cjk = t.chars().filter(|&c| c >= '\u{2e80}').count();
+            if cjk >= 2 {
+                cjk / 2 + usize::from(!t.is_ascii() && cjk < t.chars().count())
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
 /// The running state of one extraction.
 pub(super) struct Run<'m> {
     pub(super) matcher: &'m Matcher,
@@ -136,6 +156,10 @@ pub(super) struct Run<'m> {
     /// (`(candidate index, answer number)`): only the last answer's are kept.
     answers: usize,
     ends: Vec<(usize, usize)>,
+    /// Since the latest request: whether the agent was at work (a tool call,
+    /// thinking) after its last text, and the sentences of its longest text.
+    working: bool,
+    answer_sentences: usize,
 }
 
 impl<'m> Run<'m> {
@@ -171,6 +195,8 @@ impl<'m> Run<'m> {
             stopped: None,
             answers: 0,
             ends: Vec::new(),
+            working: false,
+            answer_sentences: 0,
         }
     }
 
@@ -330,7 +356,14 @@ impl<'m> Run<'m> {
             self.last_request = None;
             if !turn.text.trim().is_empty() {
                 self.stopped = None;
+                let sentences = turn
+                    .text
+                    .lines()
+                    .map(|l| super::structure::sentences(l).len())
+                    .sum::<usize>();
+                self.answer_sentences = self.answer_sentences.max(sentences);
             }
+            self.working = turn.text.trim().is_empty() || !turn.acted.is_empty();
         }
         if !turn.synthetic {
             self.resolve(&turn);
@@ -496,6 +529,8 @@ impl<'m> Run<'m> {
                     let request: String = request.chars().take(300).collect();
                     self.request = Some((request.clone(), line));
                     self.stopped = None;
+                    self.working = false;
+                    self.answer_sentences = 0;
                     self.last_request = Some((request, line));
                 }
             }
@@ -637,7 +672,9 @@ impl<'m> Run<'m> {
         self.out.resolved = gone.len();
         // Open-work blocks count in the last answer only; one that restates
         // another candidate of the same task is not repeated.
-        let last = self.answers;
+        // The latest answer that had an open-work block: later answers without
+        // one ("Glad it works") leave it standing.
+        let last = self.ends.iter().map(|e| e.1).max().unwrap_or(0);
         let ends: std::collections::HashSet<usize> = self.ends.iter().map(|e| e.0).collect();
         for &(i, answer) in &self.ends {
             let c = &self.out.candidates[i];
@@ -678,15 +715,31 @@ impl<'m> Run<'m> {
             self.push(text, "agent todo", Origin::AgentTodo, Role::Assistant, line);
         }
         if let Some((text, line)) = self.last_request.take()
-            && text.split_whitespace().count() >= 3
+            && request_words(&text) >= 3
         {
             self.push(text, "last request", Origin::LastRequest, Role::User, line);
-        } else if let (Some(keyword), Some((text, line))) = (self.stopped, self.request.take())
-            && text.split_whitespace().count() >= 3
+        } else if let Some(keyword) = self.stopped
+            && let Some((text, line)) = self.request.take()
+            && request_words(&text) >= 3
         {
             // The agent started on it, but the turn was stopped and nothing
             // answered it after.
             self.push(text, keyword, Origin::LastRequest, Role::User, line);
+        } else if self.working
+            && self.answer_sentences <= CUT_OFF_SENTENCES
+            && let Some((text, line)) = self.request.take()
+            && request_words(&text) >= 3
+        {
+            // The transcript ends with the agent at work on it, having said at
+            // most a short preface ("Let me read the notebook first."): it was
+            // cut off before answering.
+            self.push(
+                text,
+                "cut-off request",
+                Origin::LastRequest,
+                Role::User,
+                line,
+            );
         }
         let mut seen = std::collections::HashSet::new();
         self.out.candidates.retain(|c| {

@@ -306,3 +306,88 @@ Assistant: Built the list view.\n";
         pairs(&[("Park the search page until the API settles", "park")])
     );
 }
+
+#[test]
+fn a_transcript_ending_with_the_agent_at_work_after_a_preface_leaves_the_request_open() {
+    let t = claude(&[
+        says("user", json!("find why the nightly export drops rows")),
+        says(
+            "assistant",
+            json!([{"type": "text", "text": "Let me read the export job first."},
+                   {"type": "tool_use", "id": "c1", "name": "Bash", "input": {"command": "cat jobs/export.py"}}]),
+        ),
+    ]);
+    let v = Vault::new().file("t/cut.jsonl", t);
+    assert_eq!(
+        found(&v, "t/cut.jsonl"),
+        pairs(&[("find why the nightly export drops rows", "cut-off request")])
+    );
+    // An answer, then more work (a later /wrap's commands): no candidate.
+    let answer = "The export drops rows whose date is empty: the filter on line 40 treats an empty date as before the cut. I changed it to keep them, added a test with an empty date, and ran the job on yesterday's data: 1,204 rows, the same as the source table. Nothing else in the job filters rows; the two other filters only rename columns. The fix is in jobs/export.py and the test in tests/test_export.py, both committed on the branch you named, and the job's log now says how many rows it kept and dropped, so a drop shows in the morning report without anyone reading the table.";
+    let t = claude(&[
+        says("user", json!("find why the nightly export drops rows")),
+        says("assistant", json!(answer)),
+        says(
+            "assistant",
+            json!([{"type": "tool_use", "id": "c2", "name": "Bash", "input": {"command": "active-status extract"}}]),
+        ),
+    ]);
+    let v = Vault::new().file("t/done.jsonl", t);
+    assert_eq!(found(&v, "t/done.jsonl"), pairs(&[]));
+}
+
+#[test]
+fn a_request_in_chinese_counts_by_its_characters() {
+    let t = "User: 把init命令放在帮助的第一行\n";
+    let v = Vault::new().file("t/zh.txt", t);
+    assert_eq!(
+        found(&v, "t/zh.txt"),
+        pairs(&[("把init命令放在帮助的第一行", "last request")])
+    );
+}
+
+#[test]
+fn a_slash_command_an_export_wrote_as_text_is_no_request() {
+    let export = "_**User**_\n\nrename the settings page\n\n---\n\n_**Assistant**_\n\nRenamed it to Preferences.\n\n---\n\n_**User**_\n\n/exit\n";
+    let v = Vault::new().file("t/exit.md", export);
+    assert_eq!(found(&v, "t/exit.md"), pairs(&[]));
+}
+
+#[test]
+fn the_latest_open_work_block_stands_when_later_answers_have_none() {
+    let t = "User: build the ticket board\n\n\
+Assistant: Built the board.\n\nNext: once the staging keys are set, run the end-to-end suite.\n\n\
+User: ok, the board looks right\n\n\
+Assistant: Glad it works.\n";
+    let v = Vault::new().file("t/later.txt", t);
+    assert_eq!(
+        found(&v, "t/later.txt"),
+        pairs(&[(
+            "once the staging keys are set, run the end-to-end suite",
+            "Next"
+        )])
+    );
+}
+
+#[test]
+fn a_step_the_user_will_want_to_take_when_ready_is_open() {
+    let t = "User: drop the build folder from git\n\n\
+Assistant: Removed it from tracking and ignored it. You'll want to commit and push this change when you're ready.\n";
+    let v = Vault::new().file("t/ready.txt", t);
+    assert_eq!(
+        found(&v, "t/ready.txt"),
+        pairs(&[(
+            "Commit and push this change (Removed it from tracking and ignored it)",
+            "when you're ready"
+        )])
+    );
+}
+
+#[test]
+fn a_list_the_agent_closes_with_a_question_is_a_proposal_not_open_work() {
+    let t = "User: fix the flicker\n\n\
+Assistant: Fixed.\n\nNext:\n- keep the scroll position\n\nWant me to do that too?\n\n\
+User: no thanks\n\nAssistant: Enjoy!\n";
+    let v = Vault::new().file("t/offer.txt", t);
+    assert_eq!(found(&v, "t/offer.txt"), pairs(&[]));
+}

@@ -582,9 +582,10 @@ fn capture_respects_the_session_cap_and_never_recaptures() {
     let input = end_input(&transcript, &v.join("projects/wrap-cli"));
     let out = env.hook("session-end", &input);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The unfinished request ranks first.
     assert_eq!(
         captured_lines(&v),
-        ["bump the version", "document the lock path"]
+        ["document the lock path", "now publish the release notes"]
     );
     assert!(
         stderr(&out).contains("1 more follow-ups not captured"),
@@ -857,4 +858,43 @@ fn a_codex_session_captures_each_open_follow_up_exactly_once() {
         "active-status hook stop: the hook input has no transcript (transcript_path is null); nothing captured"
     );
     assert_eq!(inbox_files(&v).len(), 3);
+}
+
+#[test]
+fn over_the_cap_the_most_certain_candidates_are_captured() {
+    let v = lock_vault().file(".agents/active-status.toml", "[hook]\nmax_captured = 2\n");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let line = |kind: &str, text: &str| {
+        json!({"type": kind, "sessionId": "abcdef123456", "message": {"role": kind, "content": text}})
+            .to_string()
+    };
+    let lines = [
+        line("user", "tidy the parser"),
+        line(
+            "assistant",
+            "Tidied.\n\nNext steps:\n- split the tokenizer\n- rename the error type\n- drop the old flag\n",
+        ),
+        line("user", "now write the changelog entry"),
+    ];
+    let transcript = tmp.path().join("capped.jsonl");
+    std::fs::write(&transcript, lines.join("\n") + "\n").expect("write transcript");
+    let out = Env::new().hook(
+        "session-end",
+        &end_input(&transcript, &v.join("projects/wrap-cli")),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The unfinished request first, then the list in transcript order.
+    assert_eq!(
+        captured_lines(&v),
+        ["now write the changelog entry", "split the tokenizer"]
+    );
+    let file = v.read(&format!("{INBOX}/{}", inbox_files(&v)[0]));
+    let order: Vec<&str> = file.lines().filter(|l| l.starts_with("- [ ]")).collect();
+    assert_eq!(
+        order,
+        [
+            "- [ ] (wrap-cli) split the tokenizer",
+            "- [ ] (wrap-cli) now write the changelog entry"
+        ]
+    );
 }
