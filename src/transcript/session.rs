@@ -676,22 +676,33 @@ impl<'m> Run<'m> {
         // one ("Glad it works") leave it standing.
         let last = self.ends.iter().map(|e| e.1).max().unwrap_or(0);
         let ends: std::collections::HashSet<usize> = self.ends.iter().map(|e| e.0).collect();
+        let mut kept = Vec::new();
         for &(i, answer) in &self.ends {
-            let c = &self.out.candidates[i];
-            let own = summary::significant(&c.text);
-            let restated = || {
-                self.out.candidates.iter().enumerate().any(|(j, o)| {
+            if answer == last {
+                kept.push(i);
+            } else {
+                gone.insert(i);
+            }
+        }
+        // Only the latest block's few items are compared, each word list once.
+        if !kept.is_empty() {
+            let words: Vec<Vec<String>> = self
+                .out
+                .candidates
+                .iter()
+                .map(|c| summary::significant(&c.text))
+                .collect();
+            for &i in &kept {
+                let c = &self.out.candidates[i];
+                let restated = self.out.candidates.iter().enumerate().any(|(j, o)| {
                     j != i
                         && !ends.contains(&j)
                         && !gone.contains(&j)
-                        && summary::same_task_words(
-                            (&o.text, &summary::significant(&o.text)),
-                            (&c.text, &own),
-                        )
-                })
-            };
-            if answer != last || restated() {
-                gone.insert(i);
+                        && summary::same_task_words((&o.text, &words[j]), (&c.text, &words[i]))
+                });
+                if restated {
+                    gone.insert(i);
+                }
             }
         }
         let mut index = 0;
