@@ -70,6 +70,20 @@ pub(crate) fn project_of_cwd(cwd: &Path, known: &[String]) -> Option<String> {
     })
 }
 
+/// How certain a candidate of each origin is, most certain first: the
+/// session's unfinished request, the agent's own open todos, a compaction
+/// summary's pending tasks, lists under a marker phrase, then hand-offs read
+/// from structure or closing offers.
+fn confidence(origin: Origin) -> u8 {
+    match origin {
+        Origin::LastRequest => 0,
+        Origin::AgentTodo => 1,
+        Origin::Summary => 2,
+        Origin::Message => 3,
+        Origin::Handoff => 4,
+    }
+}
+
 /// Open items already captured for `session` (over all its capture files).
 fn captured_for(dir: &Path, session: &str) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -120,18 +134,16 @@ pub(crate) fn capture(
     last_request: bool,
     by: &str,
 ) -> Result<Captured> {
-    let fresh: Vec<&str> = out
+    let mut fresh: Vec<(usize, &str, u8)> = out
         .candidates
         .iter()
         .filter(|c| !c.persisted && c.captured_at.is_none())
         .filter(|c| last_request || c.origin != Origin::LastRequest)
-        .map(|c| c.text.as_str())
+        .enumerate()
+        .map(|(i, c)| (i, c.text.as_str(), confidence(c.origin)))
         .collect();
     let before = fresh.len();
-    let fresh: Vec<&str> = fresh
-        .into_iter()
-        .filter(|t| crate::route::check_text(&t.replace(['\n', '\r'], " ")).is_ok())
-        .collect();
+    fresh.retain(|(_, t, _)| crate::route::check_text(&t.replace(['\n', '\r'], " ")).is_ok());
     let refused = before - fresh.len();
     if fresh.is_empty() {
         return Ok(Captured {
@@ -145,6 +157,11 @@ pub(crate) fn capture(
         .saturating_sub(captured_for(&root.join(&cfg.inbox_dir), session));
     let take = fresh.len().min(room);
     let over_cap = fresh.len() - take;
+    // Over the cap, the most certain candidates are kept (stable: in
+    // transcript order within a rank), then written in transcript order.
+    fresh.sort_by_key(|&(i, _, rank)| (rank, i));
+    fresh.truncate(take);
+    fresh.sort_by_key(|&(i, _, _)| i);
     if take == 0 {
         return Ok(Captured {
             path: None,
@@ -165,7 +182,7 @@ pub(crate) fn capture(
     body.push_str(&format!(
         "<!-- captured by `active-status {by}` from session {session}; route or check these off -->\n\n### Next (captured)\n\n"
     ));
-    for text in &fresh[..take] {
+    for (_, text, _) in &fresh {
         let text = text.replace(['\n', '\r'], " ");
         match project {
             Some(p) => body.push_str(&format!("- [ ] ({p}) {text}\n")),

@@ -527,6 +527,11 @@ pub enum HookEvent {
         after_help = "Examples:\n  echo '{\"transcript_path\":\"/tmp/s.jsonl\",\"cwd\":\"/home/me/kb\",\"session_id\":\"abc123\",\"reason\":\"clear\"}' | active-status hook session-end"
     )]
     SessionEnd,
+    /// Codex's Stop (after every turn): capture the transcript's new orphan follow-ups
+    #[command(
+        after_help = "Examples:\n  echo '{\"transcript_path\":\"/tmp/rollout.jsonl\",\"cwd\":\"/home/me/kb\",\"session_id\":\"abc123\",\"turn_id\":\"t1\"}' | active-status hook stop"
+    )]
+    Stop,
 }
 
 #[derive(Debug, Args)]

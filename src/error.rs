@@ -324,6 +324,11 @@ pub enum Error {
         path: String,
         why: String,
     },
+    /// `.codex/hooks.json` is not a hooks file we can merge into.
+    HooksJson {
+        path: String,
+        why: String,
+    },
 
     // ---- the MCP server ----
     /// The stdio transport or the runtime failed.
@@ -429,6 +434,7 @@ impl Error {
             | EditRefused { .. }
             | UnsafeName { .. }
             | McpJson { .. }
+            | HooksJson { .. }
             | NotCaptured { .. } => exit::DATA,
             Locked { .. } | EditRace { .. } => exit::LOCKED,
             GitUnavailable { .. } => exit::UNAVAILABLE,

@@ -147,6 +147,10 @@ impl Error {
                 f,
                 "cannot register the MCP server in {path}: {why}; the file was left as it is"
             ),
+            HooksJson { path, why } => write!(
+                f,
+                "cannot register the hooks in {path}: {why}; the file was left as it is"
+            ),
             HookStdin { source } => write!(f, "cannot read the hook JSON on stdin: {source}"),
             HookInput { source } => write!(f, "the hook input on stdin is not JSON: {source}"),
             HookField { field } => write!(f, "hook input has no {field}"),

@@ -68,6 +68,10 @@ pub(crate) fn read(path: &Path, opts: &Options) -> Result<Extraction> {
             path: path.to_path_buf(),
             line,
         },
+        E::NotText(why) => Error::TranscriptRefused {
+            path: path.to_path_buf(),
+            reason: format!("not a transcript: {why}"),
+        },
     })
 }
 

@@ -1,45 +1,71 @@
 //! The default transcript locations, for `extract --sweep`:
 //! `~/.claude/projects/**/*.jsonl`, `<dir>/projects/**/*.jsonl` for each folder
 //! of a comma-separated `$CLAUDE_CONFIG_DIR`, `~/.config/claude/projects/**/*.jsonl`
-//! and `~/.codex/sessions/**/rollout-*.jsonl`. Symbolic links are not followed;
-//! only regular files count.
+//! and `~/.codex/sessions/**/rollout-*.jsonl`; and Markdown exports (`*.md`)
+//! under a `.specstory/history/` folder of the vault and of each project.
+//! Symbolic links are not followed; only regular files count.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use crate::error::{Error, Result};
 
-/// The folders searched, with whether only `rollout-*.jsonl` files count.
-pub(crate) fn roots(home: Option<&Path>, claude_config_dir: Option<&str>) -> Vec<(PathBuf, bool)> {
+/// Which files of a searched folder are transcripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `*.jsonl` (Claude Code).
+    Jsonl,
+    /// `rollout-*.jsonl` (Codex).
+    Rollout,
+    /// `*.md` (SpecStory and other Markdown exports).
+    Export,
+}
+
+/// The folders searched, with the kind of files that count.
+pub(crate) fn roots(home: Option<&Path>, claude_config_dir: Option<&str>) -> Vec<(PathBuf, Kind)> {
     let mut out = Vec::new();
     if let Some(h) = home {
-        out.push((h.join(".claude/projects"), false));
-        out.push((h.join(".config/claude/projects"), false));
+        out.push((h.join(".claude/projects"), Kind::Jsonl));
+        out.push((h.join(".config/claude/projects"), Kind::Jsonl));
     }
     for dir in claude_config_dir.unwrap_or("").split(',') {
         let dir = dir.trim();
         if !dir.is_empty() {
-            out.push((Path::new(dir).join("projects"), false));
+            out.push((Path::new(dir).join("projects"), Kind::Jsonl));
         }
     }
     if let Some(h) = home {
-        out.push((h.join(".codex/sessions"), true));
+        out.push((h.join(".codex/sessions"), Kind::Rollout));
     }
     out
 }
 
+/// The `.specstory/history/` folders of `folders` (the vault, each project's
+/// folder and working folders), as export roots.
+pub(crate) fn export_roots<'a>(
+    folders: impl IntoIterator<Item = &'a Path>,
+) -> Vec<(PathBuf, Kind)> {
+    folders
+        .into_iter()
+        .map(|f| (f.join(".specstory/history"), Kind::Export))
+        .collect()
+}
+
 /// Transcript files under `roots` modified at or after `since`, sorted, each once.
-pub(crate) fn files(roots: &[(PathBuf, bool)], since: Option<SystemTime>) -> Vec<PathBuf> {
+pub(crate) fn files(roots: &[(PathBuf, Kind)], since: Option<SystemTime>) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for (root, rollout_only) in roots {
+    for (root, kind) in roots {
         for entry in walkdir::WalkDir::new(root)
             .follow_links(false)
             .into_iter()
             .flatten()
         {
             let name = entry.file_name().to_string_lossy();
-            let wanted =
-                name.ends_with(".jsonl") && (!rollout_only || name.starts_with("rollout-"));
+            let wanted = match kind {
+                Kind::Jsonl => name.ends_with(".jsonl"),
+                Kind::Rollout => name.ends_with(".jsonl") && name.starts_with("rollout-"),
+                Kind::Export => name.ends_with(".md"),
+            };
             if !wanted || !entry.file_type().is_file() {
                 continue;
             }
@@ -63,7 +89,7 @@ pub(crate) fn files(roots: &[(PathBuf, bool)], since: Option<SystemTime>) -> Vec
 /// The transcript of session `id` under `roots`: a `.jsonl` file named
 /// `<id>.jsonl` (Claude Code) or ending in `-<id>.jsonl` (Codex rollouts); the
 /// most recently changed one when several match.
-pub(crate) fn find_session(roots: &[(PathBuf, bool)], id: &str) -> Option<PathBuf> {
+pub(crate) fn find_session(roots: &[(PathBuf, Kind)], id: &str) -> Option<PathBuf> {
     let id = id.trim();
     if id.is_empty() || id.contains(['/', '\\']) {
         return None;

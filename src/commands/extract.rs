@@ -81,7 +81,7 @@ pub(super) fn extract(ctx: &Ctx, args: &ExtractArgs) -> Result<i32> {
 }
 
 /// The default transcript folders, from `$HOME` and `$CLAUDE_CONFIG_DIR`.
-fn default_roots() -> Vec<(std::path::PathBuf, bool)> {
+fn default_roots() -> Vec<(std::path::PathBuf, crate::sweep::Kind)> {
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
     let config_dirs = std::env::var("CLAUDE_CONFIG_DIR").ok();
     crate::sweep::roots(home.as_deref(), config_dirs.as_deref())
@@ -94,9 +94,34 @@ fn sweep(ctx: &Ctx, args: &ExtractArgs, force_text: bool) -> Result<i32> {
         .as_deref()
         .map(|s| crate::sweep::parse_since(s, now))
         .transpose()?;
-    let roots = default_roots();
     let vault = crate::scan::scan_vault(&ctx.root, &ctx.cfg)?;
     let known = crate::discover::discover(&ctx.root, &ctx.cfg)?.projects;
+    // Exports under `.specstory/history/` of the vault, of each project's
+    // folder and of its working folders, with the project they belong to.
+    let mut folders: Vec<(std::path::PathBuf, Option<String>)> = vec![(ctx.root.clone(), None)];
+    for p in &known {
+        folders.push((
+            ctx.root.join(&ctx.cfg.projects_dir).join(p),
+            Some(p.clone()),
+        ));
+    }
+    for (p, paths) in &ctx.cfg.project_paths {
+        for dir in paths {
+            folders.push((ctx.root.join(dir), Some(p.clone())));
+        }
+    }
+    let mut roots = default_roots();
+    roots.extend(crate::sweep::export_roots(
+        folders.iter().map(|(f, _)| f.as_path()),
+    ));
+    // The project of an export: its folder's (the deepest that holds it).
+    let project_of_export = |file: &std::path::Path| {
+        folders
+            .iter()
+            .filter(|(f, p)| p.is_some() && file.starts_with(f.join(".specstory/history")))
+            .max_by_key(|(f, _)| f.components().count())
+            .and_then(|(_, p)| p.clone())
+    };
     let opts = followups::options(&ctx.cfg, force_text);
     let mut out = SweepOut {
         schema: 1,
@@ -117,8 +142,10 @@ fn sweep(ctx: &Ctx, args: &ExtractArgs, force_text: bool) -> Result<i32> {
                 continue;
             }
         };
+        let export_project = project_of_export(&file);
         if let Some(p) = &args.project
             && !crate::sweep::cwd_names(ex.cwd.as_deref(), p)
+            && export_project.as_deref() != Some(p.as_str())
         {
             continue;
         }
@@ -127,7 +154,8 @@ fn sweep(ctx: &Ctx, args: &ExtractArgs, force_text: bool) -> Result<i32> {
             let project = session
                 .cwd
                 .as_deref()
-                .and_then(|c| crate::capture::project_of_cwd(std::path::Path::new(c), &known));
+                .and_then(|c| crate::capture::project_of_cwd(std::path::Path::new(c), &known))
+                .or(export_project);
             let tag = crate::sweep::session_of(&file);
             let done = crate::capture::capture(
                 &ctx.root,

@@ -1,7 +1,8 @@
-//! `hook session-start`, `hook pre-compact` and `hook session-end` (docs/FORMAT.md
-//! §10). Hooks never fail the host: every problem goes to stderr and the exit
-//! status is 0. The hook JSON on stdin is read bounded (1 MiB, 10 seconds), up to
-//! its end or to the end of the JSON object, whichever comes first.
+//! `hook session-start`, `hook pre-compact`, `hook session-end` and `hook
+//! stop` (docs/FORMAT.md §10). Hooks never fail the host: every problem goes to
+//! stderr and the exit status is 0. The hook JSON on stdin is read bounded (1
+//! MiB, 10 seconds), up to its end or to the end of the JSON object, whichever
+//! comes first.
 
 use super::Ctx;
 use crate::cli::{Cli, HookEvent};
@@ -36,6 +37,9 @@ fn run(cli: &Cli, event: HookEvent) -> Result<()> {
         HookEvent::SessionStart => session_start(&ctx, &cwd),
         HookEvent::PreCompact => capture(&ctx, &input, &cwd, "hook pre-compact", false),
         HookEvent::SessionEnd => capture(&ctx, &input, &cwd, "hook session-end", true),
+        // Codex has no session end: its Stop, after every turn, captures
+        // what is new (captured follow-ups are never captured again).
+        HookEvent::Stop => capture(&ctx, &input, &cwd, "hook stop", true),
     }
 }
 
@@ -69,6 +73,13 @@ fn session_start(ctx: &Ctx, cwd: &Path) -> Result<()> {
 /// Captures the orphans of the hook's transcript into the inbox (see
 /// [`crate::capture`]); `last_request` as there.
 fn capture(ctx: &Ctx, input: &Value, cwd: &Path, by: &str, last_request: bool) -> Result<()> {
+    if input.get("transcript_path").is_some_and(Value::is_null) {
+        // Codex gives `null` when the session has no transcript file.
+        eprintln!(
+            "active-status {by}: the hook input has no transcript (transcript_path is null); nothing captured"
+        );
+        return Ok(());
+    }
     let transcript =
         input
             .get("transcript_path")

@@ -84,13 +84,7 @@ pub(super) fn init(cli: &crate::cli::Cli, args: &InitArgs) -> Result<i32> {
     }
     if args.codex {
         write_new(&vault, ".codex/skills/wrap/SKILL.md", WRAP_SKILL, quiet)?;
-        println!(
-            "Codex hooks use the same hook JSON on stdin; register these commands for its SessionStart, PreCompact and SessionEnd events (where it has them):"
-        );
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&claude_hooks()).unwrap_or_default()
-        );
+        super::codex::register_hooks(&vault, quiet)?;
         println!("Add this to ~/.codex/config.toml to give Codex the MCP tools:");
         print!("{}", crate::mcp::register::codex_block());
     }

@@ -2,6 +2,7 @@
 //! between the command line and the library modules.
 
 mod act;
+mod codex;
 mod config_cmd;
 mod explain;
 mod extract;

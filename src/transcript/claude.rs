@@ -167,7 +167,15 @@ pub(super) struct Content(
     Vec<TodoOp>,
     Vec<String>,
     bool,
+    /// A tool result saying the user rejected the call (a plan, an edit).
+    bool,
 );
+
+/// How Claude Code answers a tool call the user rejected.
+const REJECTED: [&str; 2] = [
+    "The user doesn't want to proceed with this tool use",
+    "The tool use was rejected",
+];
 
 fn todo_op(name: &str, call: &Loose, input: ToolInput) -> Option<TodoOp> {
     match name {
@@ -197,6 +205,7 @@ impl<'de> Lenient<'de> for Content {
         let mut todos = Vec::new();
         let mut acted = Vec::new();
         let mut any = false;
+        let mut rejected = false;
         while let Some(block) = seq.next_element::<Obj<Block>>()? {
             let Some(block) = block.0 else { continue };
             any = true;
@@ -214,6 +223,7 @@ impl<'de> Lenient<'de> for Content {
                     }
                 }
                 (Some("tool_result"), _) => {
+                    rejected |= REJECTED.iter().any(|r| block.content.0.contains(r));
                     // `TaskCreate` answers "Task #5 created …": the id later
                     // `TaskUpdate` calls use, not always the creation order.
                     if let (Some(call), Some(id)) = (
@@ -232,7 +242,7 @@ impl<'de> Lenient<'de> for Content {
                 _ => {}
             }
         }
-        Ok(Content(blocks, todos, acted, any))
+        Ok(Content(blocks, todos, acted, any, rejected))
     }
 }
 
@@ -256,7 +266,8 @@ impl Content {
     /// Plain-string content.
     pub(super) fn from_text(text: String) -> Self {
         let any = !text.is_empty();
-        Content(vec![(None, text)], Vec::new(), Vec::new(), any)
+        let rejected = REJECTED.iter().any(|r| text.starts_with(r));
+        Content(vec![(None, text)], Vec::new(), Vec::new(), any, rejected)
     }
 
     /// The todo tool calls, in order.
@@ -272,6 +283,11 @@ impl Content {
     /// Whether the content held any block (text, thinking, tool call, …).
     pub(super) fn any(&self) -> bool {
         self.3
+    }
+
+    /// Whether a tool result says the user rejected the call.
+    pub(super) fn rejected(&self) -> bool {
+        self.4
     }
 }
 
@@ -308,6 +324,10 @@ struct Record {
     session: Loose,
     uuid: Loose,
     message: Obj<Message>,
+    /// `system` records: `away_summary` and others.
+    subtype: Loose,
+    /// A `system` record's text.
+    content: Loose,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -355,6 +375,9 @@ pub(super) fn decode(line: &str) -> Decoded {
     let role = match record.kind.as_str() {
         Some("user") => Role::User,
         Some("assistant") => Role::Assistant,
+        Some("system") if record.subtype.as_str() == Some("away_summary") => {
+            return away_summary(&record.content);
+        }
         _ => return Decoded::Ignored,
     };
     if record.sidechain.is_true() || record.meta.is_true() {
@@ -370,6 +393,13 @@ pub(super) fn decode(line: &str) -> Decoded {
         && (record.api_error.is_true() || message.model.as_str() == Some("<synthetic>"));
     let raw = message.content.text(&["text"]);
     let mut summary = record.compact.is_true();
+    let mut stop = None;
+    if role == Role::User && message.content.rejected() {
+        stop = Some("rejected plan");
+    }
+    if synthetic {
+        stop = Some("stopped on an error");
+    }
     let text = match role {
         Role::User if raw.contains("<command-name>") => slash_command(&raw)
             .filter(|c| c.starts_with("/goal "))
@@ -378,9 +408,10 @@ pub(super) fn decode(line: &str) -> Decoded {
             let t = super::codex::strip_blocks(&raw, &HIDDEN);
             let start = t.trim_start();
             summary |= start.starts_with(super::summary::OPENING);
-            if start.starts_with("[Request interrupted")
-                || start.starts_with("Base directory for this skill:")
-            {
+            if start.starts_with("[Request interrupted") {
+                stop = Some("interrupted request");
+                String::new()
+            } else if start.starts_with("Base directory for this skill:") {
                 String::new()
             } else {
                 t
@@ -389,7 +420,11 @@ pub(super) fn decode(line: &str) -> Decoded {
         _ => raw,
     };
     // An assistant record without text still shows the agent at work.
-    if text.trim().is_empty() && todos.is_empty() && !(role == Role::Assistant && active) {
+    if text.trim().is_empty()
+        && todos.is_empty()
+        && stop.is_none()
+        && !(role == Role::Assistant && active)
+    {
         return Decoded::Ignored;
     }
     Decoded::Turn(Turn {
@@ -400,6 +435,30 @@ pub(super) fn decode(line: &str) -> Decoded {
         acted,
         synthetic,
         echo: false,
+        stop,
+        recap: false,
+    })
+}
+
+/// Claude Code's recap of the session for a user who was away: its text,
+/// without the note on how to turn recaps off.
+fn away_summary(content: &Loose) -> Decoded {
+    let Some(text) = content.as_str() else {
+        return Decoded::Ignored;
+    };
+    let text = match text.rfind("(disable recaps") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    if text.trim().is_empty() {
+        return Decoded::Ignored;
+    }
+    Decoded::Turn(Turn {
+        role: Role::Assistant,
+        text: text.to_string(),
+        synthetic: true,
+        recap: true,
+        ..Turn::default()
     })
 }
 

@@ -234,6 +234,9 @@ pub(super) fn decode(line: &str) -> Decoded {
 
 /// A user or assistant message text, hidden blocks removed.
 fn message(role: Role, raw: &str, echo: bool) -> Decoded {
+    if role == Role::User && raw.trim_start().starts_with("<turn_aborted>") {
+        return stopped("interrupted request");
+    }
     let text = strip_blocks(raw, &HIDDEN);
     let start = text.trim_start();
     if text.trim().is_empty() || start.starts_with("# AGENTS.md instructions") {
@@ -249,6 +252,16 @@ fn message(role: Role, raw: &str, echo: bool) -> Decoded {
     })
 }
 
+/// A turn the user or an error stopped.
+fn stopped(keyword: &'static str) -> Decoded {
+    Decoded::Turn(Turn {
+        role: Role::Unknown,
+        stop: Some(keyword),
+        synthetic: true,
+        ..Turn::default()
+    })
+}
+
 /// An `event_msg` payload: `agent_message` / `user_message` text as an echo;
 /// a `plan_update` (the plan as the UI got it) as a plan.
 fn echo(payload: Option<Item>) -> Decoded {
@@ -257,6 +270,10 @@ fn echo(payload: Option<Item>) -> Decoded {
     };
     let role = match p.kind.as_str() {
         Some("plan_update") => return plan_turn(PlanArgs { plan: p.plan }, Vec::new()),
+        // The user interrupted the turn; an error (a usage limit among them)
+        // ended it.
+        Some("turn_aborted") => return stopped("interrupted request"),
+        Some("error") => return stopped("stopped on an error"),
         Some("agent_message") => Role::Assistant,
         Some("user_message") => Role::User,
         _ => return Decoded::Ignored,

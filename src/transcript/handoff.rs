@@ -196,7 +196,10 @@ const LATER: &[&str] = &[
     " when you have time", " at your convenience",
 ];
 #[rustfmt::skip]
-const OFFERS: &[&str] = &["you can ", "you may ", "you could ", "feel free to ", "go ahead and "];
+const OFFERS: &[&str] = &[
+    "you can ", "you may ", "you could ", "feel free to ", "go ahead and ", "you'll want to ",
+    "you will want to ", "you'll need to ", "you will need to ", "you'll still need to ",
+];
 
 /// The sentence without a list marker, checkbox or emphasis at its start.
 pub(crate) fn body(sentence: &str) -> &str {

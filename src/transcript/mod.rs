@@ -59,6 +59,7 @@ mod codex;
 mod confirm;
 mod deferral;
 mod done;
+mod endstate;
 mod handoff;
 mod keywords;
 mod lenient;
@@ -172,6 +173,74 @@ pub enum ExtractError {
         "format not recognised: its JSON records are neither Claude Code nor Codex (line {line})"
     )]
     NotRecognised { line: usize },
+    /// Binary content (an image, an archive, a NUL byte, bytes that are not
+    /// UTF-8): no transcript, whatever the input format.
+    #[error("not a transcript: {0}")]
+    NotText(String),
+}
+
+/// Why `bytes` are no transcript text, if they are not: a known binary
+/// signature, a NUL byte, or more than one byte in 64 that is not UTF-8.
+fn not_text(bytes: &[u8]) -> Option<String> {
+    const MAGIC: [(&[u8], &str); 9] = [
+        (b"\x89PNG", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF8", "a GIF image"),
+        (b"%PDF-", "a PDF document"),
+        (b"PK\x03\x04", "a ZIP archive"),
+        (b"\x1f\x8b", "a gzip archive"),
+        (b"\x7fELF", "an executable"),
+        (b"BM", "a bitmap image"),
+        (b"\x00\x00\x01\x00", "an icon"),
+    ];
+    for (magic, what) in MAGIC {
+        // "BM" opens ordinary words too: only with a bitmap's header size.
+        if bytes.starts_with(magic) && (magic != b"BM" || bytes.get(14) == Some(&40)) {
+            return Some(format!("{what} (binary content)"));
+        }
+    }
+    if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
+        return Some("a WebP image (binary content)".into());
+    }
+    if let Some(at) = memchr::memchr(0, bytes) {
+        return Some(format!("binary content (a NUL byte at offset {at})"));
+    }
+    let mut bad = 0usize;
+    let mut rest = bytes;
+    while let Err(e) = std::str::from_utf8(rest) {
+        bad += e.error_len().unwrap_or(1);
+        rest = &rest[(e.valid_up_to() + e.error_len().unwrap_or(rest.len() - e.valid_up_to()))..];
+    }
+    (bad * 64 > bytes.len()).then(|| format!("binary content ({bad} bytes that are not UTF-8)"))
+}
+
+/// Candidate text as a single clean line: terminal escape sequences removed,
+/// line breaks and tabs made spaces, other control characters and bidi
+/// overrides dropped.
+pub(crate) fn clean_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => {
+                // CSI: ESC [ parameters final byte; other escapes: one char.
+                if chars.next_if_eq(&'[').is_some() {
+                    for n in chars.by_ref() {
+                        if ('\u{40}'..='\u{7e}').contains(&n) {
+                            break;
+                        }
+                    }
+                } else {
+                    chars.next();
+                }
+            }
+            '\t' | '\n' | '\r' => out.push(' '),
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {}
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// What a JSONL decoder makes of one record.
@@ -200,10 +269,20 @@ struct Turn {
     synthetic: bool,
     /// A Codex `event_msg` copy of a message also written as a `response_item`.
     echo: bool,
+    /// The turn was stopped before the agent finished: the user interrupted
+    /// it or rejected its tool call or plan, or the session hit an API error
+    /// or a usage limit. The keyword the unfinished request is reported with.
+    stop: Option<&'static str>,
+    /// A recap the host wrote while the user was away (Claude Code's
+    /// `away_summary`): read for open work like a closing message.
+    recap: bool,
 }
 
 /// Extracts follow-up candidates and the session goal from transcript bytes.
 pub fn extract_bytes(bytes: &[u8], opts: &Options) -> Result<Extraction, ExtractError> {
+    if let Some(why) = not_text(bytes) {
+        return Err(ExtractError::NotText(why));
+    }
     let matcher = Matcher::new(&opts.keywords);
     let text = String::from_utf8_lossy(bytes);
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);

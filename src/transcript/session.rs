@@ -4,8 +4,8 @@
 use super::keywords::{self, Matcher};
 use super::todo::Todos;
 use super::{
-    Candidate, Extraction, Goal, Origin, Role, Turn, awaits, confirm, deferral, done, handoff,
-    offer, plan, proposal, structure, summary, userstep, verbs,
+    Candidate, Extraction, Goal, Origin, Role, Turn, awaits, confirm, deferral, done, endstate,
+    handoff, offer, plan, proposal, structure, summary, userstep, verbs,
 };
 
 /// A message, hand-off or summary candidate a later turn may report done.
@@ -80,6 +80,26 @@ fn continuation(text: &str) -> bool {
     !words.is_empty() && words.len() <= 4 && words.iter().any(|w| GO_ON.contains(w))
 }
 
+/// The most sentences an agent text after a request may hold and still count
+/// as a preface to the work ("Let me read the notebook first."), not an
+/// answer, when the transcript ends with the agent at work.
+const CUT_OFF_SENTENCES: usize = 3;
+
+/// The words of a request: white-space tokens, a token of CJK script counting
+/// one word per two characters ("init应该放在--help的第一行显示" is a request).
+fn request_words(text: &str) -> usize {
+    text.split_whitespace()
+        .map(|t| {
+            let cjk = t.chars().filter(|&c| c >= '\u{2e80}').count();
+            if cjk >= 2 {
+                cjk / 2 + usize::from(!t.is_ascii() && cjk < t.chars().count())
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
 /// The running state of one extraction.
 pub(super) struct Run<'m> {
     pub(super) matcher: &'m Matcher,
@@ -126,6 +146,20 @@ pub(super) struct Run<'m> {
     /// The Codex file carries `response_item` messages: `event_msg` copies
     /// of them are not read again.
     pub(super) skip_echoes: bool,
+    /// The latest user request, answered or not.
+    request: Option<(String, usize)>,
+    /// Set when the turn on the latest request was stopped (interrupted,
+    /// rejected, an API error or usage limit) and the agent wrote nothing
+    /// after: the keyword to report the request with.
+    stopped: Option<&'static str>,
+    /// How many answers of the agent were read; the open-work items of each
+    /// (`(candidate index, answer number)`): only the last answer's are kept.
+    answers: usize,
+    ends: Vec<(usize, usize)>,
+    /// Since the latest request: whether the agent was at work (a tool call,
+    /// thinking) after its last text, and the sentences of its longest text.
+    working: bool,
+    answer_sentences: usize,
 }
 
 impl<'m> Run<'m> {
@@ -157,10 +191,21 @@ impl<'m> Run<'m> {
             answered_since_summary: false,
             recap: None,
             leads,
+            request: None,
+            stopped: None,
+            answers: 0,
+            ends: Vec::new(),
+            working: false,
+            answer_sentences: 0,
         }
     }
 
     fn push(&mut self, text: String, keyword: &str, origin: Origin, role: Role, line: usize) {
+        // No control character reaches a candidate.
+        let text = super::clean_text(&text).trim().to_string();
+        if text.is_empty() {
+            return;
+        }
         // "Follow-ups: none." names no follow-up.
         if super::nothing::says_nothing(&text) {
             return;
@@ -191,7 +236,7 @@ impl<'m> Run<'m> {
         }
         self.out.candidates.push(Candidate {
             text,
-            keyword: keyword.to_string(),
+            keyword: super::clean_text(keyword),
             origin,
             role,
             line,
@@ -283,6 +328,16 @@ impl<'m> Run<'m> {
         if let std::borrow::Cow::Owned(red) = crate::privacy::redact(&turn.text) {
             turn.text = red;
         }
+        if let Some(keyword) = turn.stop {
+            self.stopped = Some(keyword);
+            if turn.text.trim().is_empty() {
+                return;
+            }
+        }
+        if turn.recap {
+            self.recap_turn(&turn.text, line);
+            return;
+        }
         // A prompt template sent as user text: only the user's words count.
         if turn.role == Role::User
             && let Some(words) = super::template::user_words(&turn.text)
@@ -299,6 +354,16 @@ impl<'m> Run<'m> {
         if answer {
             // The agent started on the last request (text, tool call, thinking).
             self.last_request = None;
+            if !turn.text.trim().is_empty() {
+                self.stopped = None;
+                let sentences = turn
+                    .text
+                    .lines()
+                    .map(|l| super::structure::sentences(l).len())
+                    .sum::<usize>();
+                self.answer_sentences = self.answer_sentences.max(sentences);
+            }
+            self.working = turn.text.trim().is_empty() || !turn.acted.is_empty();
         }
         if !turn.synthetic {
             self.resolve(&turn);
@@ -307,7 +372,9 @@ impl<'m> Run<'m> {
             return;
         }
         if turn.summary {
+            // The summary's pending tasks take over from the request.
             self.last_request = None;
+            self.request = None;
             self.answered_since_summary = false;
             for (text, section) in summary::items(&turn.text) {
                 self.push(text, &section, Origin::Summary, Role::Assistant, line);
@@ -336,8 +403,13 @@ impl<'m> Run<'m> {
         let user = turn.role == Role::User;
         if user || answer {
             for (text, keyword, offset) in deferral::sentences(&turn.text, user, self.max_line) {
-                if !hit_lines.contains(&offset) {
+                if hit_lines.insert(offset) {
                     self.push(text, &keyword, Origin::Message, turn.role, at(offset));
+                }
+            }
+            for (text, offset) in endstate::parked(&turn.text, self.max_line) {
+                if hit_lines.insert(offset) {
+                    self.push(text, "parked", Origin::Message, turn.role, at(offset));
                 }
             }
         }
@@ -345,6 +417,24 @@ impl<'m> Run<'m> {
         match turn.role {
             Role::Assistant if answer => {
                 self.answered_since_summary = true;
+                self.answers += 1;
+                let ends = endstate::open_work(&turn.text, self.max_line)
+                    .into_iter()
+                    .chain(
+                        endstate::blocked(&turn.text, self.max_line)
+                            .into_iter()
+                            .map(|(t, o)| (t, "blocked".to_string(), o)),
+                    );
+                for (text, keyword, offset) in ends {
+                    if hit_lines.contains(&offset) {
+                        continue;
+                    }
+                    let before = self.out.candidates.len();
+                    self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
+                    if self.out.candidates.len() > before {
+                        self.ends.push((before, self.answers));
+                    }
+                }
                 for (text, keyword, offset) in handoff::later(&turn.text, self.max_line) {
                     self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
                 }
@@ -436,10 +526,52 @@ impl<'m> Run<'m> {
                         .as_ref()
                         .is_some_and(|(t, _)| t.split_whitespace().nth(2).is_some());
                 if !stray {
-                    self.last_request = Some((request.chars().take(300).collect(), line));
+                    let request: String = request.chars().take(300).collect();
+                    self.request = Some((request.clone(), line));
+                    self.stopped = None;
+                    self.working = false;
+                    self.answer_sentences = 0;
+                    self.last_request = Some((request, line));
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A recap the host wrote for a user who was away: its open-work block,
+    /// blocked statements and marker sentences, as summary candidates.
+    fn recap_turn(&mut self, text: &str, line: usize) {
+        // A recap is prose: a label may open any of its sentences.
+        let split: String = text
+            .lines()
+            .flat_map(super::structure::sentences)
+            .map(|s| format!("{s}\n"))
+            .collect();
+        let text = split.as_str();
+        let mut found: Vec<(String, String)> = endstate::open_work(text, self.max_line)
+            .into_iter()
+            .map(|(t, k, _)| (t, k))
+            .collect();
+        found.extend(
+            endstate::blocked(text, self.max_line)
+                .into_iter()
+                .map(|(t, _)| (t, "blocked".to_string())),
+        );
+        let mut long = 0;
+        for hit in super::structure::scan(self.matcher, text, self.max_line, &mut long) {
+            found.push((hit.text, self.matcher.name(hit.keyword).to_string()));
+        }
+        for (t, _, _) in deferral::sentences(text, false, self.max_line) {
+            found.push((t, "recap".to_string()));
+        }
+        for (t, keyword) in found {
+            self.push(
+                t,
+                &format!("recap: {keyword}"),
+                Origin::Summary,
+                Role::Assistant,
+                line,
+            );
         }
     }
 
@@ -531,13 +663,48 @@ impl<'m> Run<'m> {
                 open.resolved = true;
             }
         }
-        let gone: std::collections::HashSet<usize> = self
+        let mut gone: std::collections::HashSet<usize> = self
             .open
             .iter()
             .filter(|o| o.resolved)
             .map(|o| o.index)
             .collect();
         self.out.resolved = gone.len();
+        // Open-work blocks count in the last answer only; one that restates
+        // another candidate of the same task is not repeated.
+        // The latest answer that had an open-work block: later answers without
+        // one ("Glad it works") leave it standing.
+        let last = self.ends.iter().map(|e| e.1).max().unwrap_or(0);
+        let ends: std::collections::HashSet<usize> = self.ends.iter().map(|e| e.0).collect();
+        let mut kept = Vec::new();
+        for &(i, answer) in &self.ends {
+            if answer == last {
+                kept.push(i);
+            } else {
+                gone.insert(i);
+            }
+        }
+        // Only the latest block's few items are compared, each word list once.
+        if !kept.is_empty() {
+            let words: Vec<Vec<String>> = self
+                .out
+                .candidates
+                .iter()
+                .map(|c| summary::significant(&c.text))
+                .collect();
+            for &i in &kept {
+                let c = &self.out.candidates[i];
+                let restated = self.out.candidates.iter().enumerate().any(|(j, o)| {
+                    j != i
+                        && !ends.contains(&j)
+                        && !gone.contains(&j)
+                        && summary::same_task_words((&o.text, &words[j]), (&c.text, &words[i]))
+                });
+                if restated {
+                    gone.insert(i);
+                }
+            }
+        }
         let mut index = 0;
         self.out.candidates.retain(|_| {
             index += 1;
@@ -559,9 +726,31 @@ impl<'m> Run<'m> {
             self.push(text, "agent todo", Origin::AgentTodo, Role::Assistant, line);
         }
         if let Some((text, line)) = self.last_request.take()
-            && text.split_whitespace().count() >= 3
+            && request_words(&text) >= 3
         {
             self.push(text, "last request", Origin::LastRequest, Role::User, line);
+        } else if let Some(keyword) = self.stopped
+            && let Some((text, line)) = self.request.take()
+            && request_words(&text) >= 3
+        {
+            // The agent started on it, but the turn was stopped and nothing
+            // answered it after.
+            self.push(text, keyword, Origin::LastRequest, Role::User, line);
+        } else if self.working
+            && self.answer_sentences <= CUT_OFF_SENTENCES
+            && let Some((text, line)) = self.request.take()
+            && request_words(&text) >= 3
+        {
+            // The transcript ends with the agent at work on it, having said at
+            // most a short preface ("Let me read the notebook first."): it was
+            // cut off before answering.
+            self.push(
+                text,
+                "cut-off request",
+                Origin::LastRequest,
+                Role::User,
+                line,
+            );
         }
         // A bare noun phrase ("The CAPTCHA", from "leave the CAPTCHA for the
         // next session") whose words all appear in a fuller candidate is a

@@ -249,12 +249,21 @@ fn later_actions_and_reports_resolve_candidates() {
 }
 
 #[test]
-fn a_request_the_agent_started_on_is_no_candidate() {
+fn a_request_cut_off_at_work_stays_open_and_a_notice_is_no_answer() {
     let started = [
         claude("user", "help me apply for the grant"),
         tool("Bash", serde_json::json!({"command": "ls"})),
     ];
-    assert!(run(started.join("\n")).candidates.is_empty());
+    // Cut off at work, without an answer: the request stays open.
+    assert_eq!(
+        rows(&run(started.join("\n"))),
+        [(
+            "help me apply for the grant",
+            Origin::LastRequest,
+            Role::User,
+            1
+        )]
+    );
     let notice = serde_json::json!({"type": "assistant", "message": {"model": "<synthetic>",
         "content": [{"type": "text", "text": "You're out of extra usage · resets 3am"}]}})
     .to_string();

@@ -582,9 +582,10 @@ fn capture_respects_the_session_cap_and_never_recaptures() {
     let input = end_input(&transcript, &v.join("projects/wrap-cli"));
     let out = env.hook("session-end", &input);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The unfinished request ranks first.
     assert_eq!(
         captured_lines(&v),
-        ["bump the version", "document the lock path"]
+        ["document the lock path", "now publish the release notes"]
     );
     assert!(
         stderr(&out).contains("1 more follow-ups not captured"),
@@ -852,4 +853,169 @@ fn a_hook_answers_once_the_payload_is_complete_while_stdin_stays_open() {
         "stdout {out:?}, stderr {err:?}"
     );
     assert!(!err.contains("not closed in time"), "{err}");
+}
+
+#[test]
+fn a_codex_session_captures_each_open_follow_up_exactly_once() {
+    let v = lock_vault();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let cwd = v.join("projects/wrap-cli");
+    let env = Env::new();
+    let mut r = Rollout::new(tmp.path());
+    let start = |r: &Rollout, source: &str| {
+        let out = env.hook(
+            "session-start",
+            &r.payload("SessionStart", &cwd, json!({"source": source})),
+        );
+        assert!(context(&out).contains("wrap-cli"));
+    };
+    let stop = |r: &Rollout, turn: &str| {
+        let out = env.hook(
+            "stop",
+            &r.payload(
+                "Stop",
+                &cwd,
+                json!({"turn_id": turn, "stop_hook_active": false,
+                                              "last_assistant_message": null}),
+            ),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(stdout(&out), "", "Stop prints nothing on stdout");
+    };
+    start(&r, "startup");
+    r.say("user", "set up the config loader");
+    r.say("assistant", "The loader reads the file now.\n\nNext:\n- add a schema check\n- document the env override\n");
+    stop(&r, "t1");
+    assert_eq!(
+        captured_lines(&v),
+        ["add a schema check", "document the env override"]
+    );
+    // The same turn again (a Stop that continued the turn): nothing new.
+    stop(&r, "t1");
+    start(&r, "resume");
+    r.say("user", "add the schema check");
+    r.say("assistant", "Added the schema check.\n\nNext focus:\n- document the env override\n- write a migration note\n");
+    stop(&r, "t2");
+    let out = env.hook(
+        "pre-compact",
+        &r.payload(
+            "PreCompact",
+            &cwd,
+            json!({"trigger": "auto", "turn_id": "t2"}),
+        ),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    start(&r, "compact");
+    r.say("user", "thanks, tag the release");
+    r.say(
+        "assistant",
+        "Bumped the version. The tag is blocked on your signing key.\n",
+    );
+    stop(&r, "t3");
+    stop(&r, "t3");
+    start(&r, "clear");
+    assert_eq!(
+        captured_lines(&v),
+        [
+            "The tag is blocked on your signing key",
+            "add a schema check",
+            "document the env override",
+            "write a migration note",
+        ]
+    );
+    assert_eq!(
+        inbox_files(&v).len(),
+        3,
+        "one file per Stop that found something new"
+    );
+    // Codex may give no transcript: said on stderr, nothing captured, exit 0.
+    let out = env.hook(
+        "stop",
+        &json!({"session_id": "c0dex5e55", "transcript_path": null, "cwd": cwd,
+                "hook_event_name": "Stop", "turn_id": "t4"})
+        .to_string(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out).trim(),
+        "active-status hook stop: the hook input has no transcript (transcript_path is null); nothing captured"
+    );
+    assert_eq!(inbox_files(&v).len(), 3);
+}
+
+#[test]
+fn over_the_cap_the_most_certain_candidates_are_captured() {
+    let v = lock_vault().file(".agents/active-status.toml", "[hook]\nmax_captured = 2\n");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let line = |kind: &str, text: &str| {
+        json!({"type": kind, "sessionId": "abcdef123456", "message": {"role": kind, "content": text}})
+            .to_string()
+    };
+    let lines = [
+        line("user", "tidy the parser"),
+        line(
+            "assistant",
+            "Tidied.\n\nNext steps:\n- split the tokenizer\n- rename the error type\n- drop the old flag\n",
+        ),
+        line("user", "now write the changelog entry"),
+    ];
+    let transcript = tmp.path().join("capped.jsonl");
+    std::fs::write(&transcript, lines.join("\n") + "\n").expect("write transcript");
+    let out = Env::new().hook(
+        "session-end",
+        &end_input(&transcript, &v.join("projects/wrap-cli")),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The unfinished request first, then the list in transcript order.
+    assert_eq!(
+        captured_lines(&v),
+        ["now write the changelog entry", "split the tokenizer"]
+    );
+    let file = v.read(&format!("{INBOX}/{}", inbox_files(&v)[0]));
+    let order: Vec<&str> = file.lines().filter(|l| l.starts_with("- [ ]")).collect();
+    assert_eq!(
+        order,
+        [
+            "- [ ] (wrap-cli) split the tokenizer",
+            "- [ ] (wrap-cli) now write the changelog entry"
+        ]
+    );
+}
+
+/// A Codex rollout growing turn by turn, and the hook payloads Codex sends.
+struct Rollout {
+    path: std::path::PathBuf,
+    lines: Vec<String>,
+}
+
+impl Rollout {
+    fn new(dir: &Path) -> Self {
+        let meta = json!({"timestamp": "t", "type": "session_meta", "payload": {"id": "c0dex5e55", "cwd": "/w"}});
+        Rollout {
+            path: dir.join("rollout-2026-05-06T10-00-00-c0dex5e55.jsonl"),
+            lines: vec![meta.to_string()],
+        }
+    }
+
+    fn say(&mut self, role: &str, text: &str) {
+        let kind = if role == "user" {
+            "input_text"
+        } else {
+            "output_text"
+        };
+        let item = json!({"timestamp": "t", "type": "response_item",
+            "payload": {"type": "message", "role": role, "content": [{"type": kind, "text": text}]}});
+        self.lines.push(item.to_string());
+        std::fs::write(&self.path, self.lines.join("\n") + "\n").expect("write rollout");
+    }
+
+    fn payload(&self, event: &str, cwd: &Path, extra: Value) -> String {
+        let mut p = json!({"session_id": "c0dex5e55", "transcript_path": self.path, "cwd": cwd,
+                           "hook_event_name": event, "model": "gpt-5"});
+        for (k, v) in extra.as_object().expect("object") {
+            p[k] = v.clone();
+        }
+        p.to_string()
+    }
 }

@@ -705,7 +705,7 @@ fn init_claude_writes_the_wrap_skill_and_prints_the_hooks_block() {
 }
 
 #[test]
-fn init_codex_writes_the_wrap_skill_and_prints_valid_json() {
+fn init_codex_writes_the_wrap_skill_and_its_hooks_file() {
     let v = Vault::new();
     let out = v
         .cmd()
@@ -714,8 +714,57 @@ fn init_codex_writes_the_wrap_skill_and_prints_valid_json() {
         .expect("run init");
     assert!(out.status.success(), "stderr: {}", stderr(&out));
     assert_wrap_skill(&v.read(".codex/skills/wrap/SKILL.md"));
-    assert_hooks_block(&printed_json(&stdout(&out)));
     assert!(!v.exists(".claude"), "--codex alone wrote Claude files");
+    let command = |event: &str, timeout: u64| serde_json::json!({"type": "command", "command": format!("active-status hook {event}"), "timeout": timeout});
+    let ours = serde_json::json!({"hooks": {
+        "SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [command("session-start", 10)]}],
+        "PreCompact": [{"hooks": [command("pre-compact", 30)]}],
+        "Stop": [{"hooks": [command("stop", 30)]}]
+    }});
+    let json: serde_json::Value =
+        serde_json::from_str(&v.read(".codex/hooks.json")).expect("hooks.json is JSON");
+    assert_eq!(json, ours);
+    // Merged into an existing file: other events, groups and keys stay; run
+    // twice, kept.
+    let theirs = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+                    "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}]}, "x": 1}"#;
+    let v = Vault::new().file(".codex/hooks.json", theirs);
+    for round in 0..2 {
+        let out = v
+            .cmd()
+            .args(["init", "--codex"])
+            .output()
+            .expect("run init");
+        assert!(out.status.success(), "stderr: {}", stderr(&out));
+        let said = if round == 0 { "updated" } else { "kept" };
+        assert!(stdout(&out).contains(said), "{}", stdout(&out));
+    }
+    let json: serde_json::Value = serde_json::from_str(&v.read(".codex/hooks.json")).unwrap();
+    assert_eq!(json["x"], 1);
+    assert_eq!(
+        json["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+        "lint"
+    );
+    assert_eq!(
+        json["hooks"]["Stop"],
+        serde_json::json!([{"hooks": [{"type": "command", "command": "notify-send done"}]}, ours["hooks"]["Stop"][0]])
+    );
+    assert_eq!(json["hooks"]["SessionStart"], ours["hooks"]["SessionStart"]);
+    // A file that is no hooks object is left alone (65).
+    let v = Vault::new().file(".codex/hooks.json", "{\"hooks\": []}\n");
+    let out = v
+        .cmd()
+        .args(["init", "--codex"])
+        .output()
+        .expect("run init");
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot register the hooks in")
+            && stderr(&out).contains("`hooks` is not an object"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(v.read(".codex/hooks.json"), "{\"hooks\": []}\n");
 }
 
 #[test]
@@ -812,8 +861,10 @@ fn init_never_overwrites_an_existing_skill() {
         let out = v.cmd().args(["init", flag]).output().expect("run init");
         assert!(out.status.success(), "{flag}: {}", stderr(&out));
         assert!(stdout(&out).contains("kept"), "{flag}: {}", stdout(&out));
-        // The hooks block is still printed.
-        assert_hooks_block(&printed_json(&stdout(&out)));
+        // The hooks block is still printed for Claude Code (Codex gets its file).
+        if flag == "--claude" {
+            assert_hooks_block(&printed_json(&stdout(&out)));
+        }
     }
     assert_eq!(
         v.read(".claude/skills/wrap/SKILL.md"),

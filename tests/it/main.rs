@@ -10,6 +10,7 @@ mod config;
 mod corpus;
 mod docs;
 mod extract;
+mod extract_ends;
 mod extract_lists;
 mod fuzz_regressions;
 mod golden;

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Scores `extract` on the labelled public corpus (fixtures/transcripts/public/).
+
+Usage: scripts/score_public_corpus.py --raw DIR [--split dev|heldout|all]
+       [--bin target/debug/active-status] [-v]
+
+DIR holds the transcripts as `<id>.<ext>` (scripts/fetch_public_corpus.sh
+fetches them from SOURCES.tsv). Each transcript is read by `extract
+--transcript FILE --format json` against an empty vault.
+
+A candidate matches a label when, after lowercasing and dropping `*`, `_` and
+backticks: the label's anchor (a verbatim phrase of the transcript) is part of
+the candidate or the candidate part of the anchor; or at least 60 % of the
+anchor's words (character pairs for text without spaces) are in the candidate;
+or the candidate and the label's text share half of their words (Jaccard).
+Recall counts required labels matched (each label by one candidate at most);
+precision counts candidates matching any label, required or optional; a
+negative control passes with no candidate at all.
+"""
+import argparse, json, os, re, subprocess, sys, tempfile
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PUBLIC = os.path.join(HERE, "..", "fixtures", "transcripts", "public")
+
+
+def norm(s):
+    s = re.sub(r"[*_`]", "", s.lower())
+    return " ".join(s.split())
+
+
+def words(s):
+    return set(w for w in re.split(r"[^\w]+", s) if w)
+
+
+def pairs(s):
+    s = re.sub(r"\s+", "", s)
+    return set(s[i:i + 2] for i in range(len(s) - 1))
+
+
+def matches(label, cand):
+    c = norm(cand)
+    a = norm(label.get("anchor", ""))
+    if a and (a in c or (len(c.split()) >= 3 and c in a)):
+        return True
+    if a:
+        aw = words(a)
+        if len(aw) >= 3 and len(aw & words(c)) >= 0.6 * len(aw):
+            return True
+        if not a.isascii():
+            ap = pairs(a)
+            if ap and len(ap & pairs(c)) >= 0.6 * len(ap):
+                return True
+    t = words(norm(label["text"]))
+    cw = words(c)
+    return bool(t | cw) and len(t & cw) >= 0.5 * len(t | cw)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--raw", required=True)
+    ap.add_argument("--split", default="dev", choices=["dev", "heldout", "all"])
+    ap.add_argument("--bin", default=os.path.join(HERE, "..", "target", "debug", "active-status"))
+    ap.add_argument("-v", action="store_true", help="list misses and extras")
+    args = ap.parse_args()
+    vault = tempfile.mkdtemp(prefix="vault-")
+    os.makedirs(os.path.join(vault, ".agents"))
+    per = defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # req, found, cands, right, neg, neg_hit
+    with open(os.path.join(PUBLIC, "labels.jsonl")) as f:
+        sessions = [json.loads(l) for l in f if l.strip()]
+    for s in sessions:
+        if args.split != "all" and s["split"] != args.split:
+            continue
+        files = [n for n in os.listdir(args.raw) if n.rsplit(".", 1)[0] == s["id"]]
+        if not files:
+            print(f"{s['id']}: no transcript in {args.raw}", file=sys.stderr)
+            continue
+        path = os.path.join(args.raw, files[0])
+        out = subprocess.run([args.bin, "--root", vault, "extract", "--transcript", path,
+                              "--format", "json"], capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"{s['id']}: exit {out.returncode}: {out.stderr.strip()}", file=sys.stderr)
+            cands = []
+        else:
+            cands = [c["text"] for c in json.loads(out.stdout)["candidates"]]
+        p = per[s["format"]]
+        req = [l for l in s["followups"] if l["kind"] == "required"]
+        used = set()
+        for l in req:
+            hit = next((i for i, c in enumerate(cands) if i not in used and matches(l, c)), None)
+            if hit is None:
+                if args.v:
+                    print(f"  {s['id']}: missed [{l['shape']}] {l['text']!r}")
+            else:
+                used.add(hit)
+        right = [i for i, c in enumerate(cands) if i in used or any(matches(l, c) for l in s["followups"])]
+        if args.v:
+            for i, c in enumerate(cands):
+                if i not in right:
+                    print(f"  {s['id']}: extra {c[:120]!r}")
+        p[0] += len(req)
+        p[1] += len(used)
+        p[2] += len(cands)
+        p[3] += len(right)
+        if s["negative"]:
+            p[4] += 1
+            p[5] += bool(cands)
+    tot = [sum(v[i] for v in per.values()) for i in range(6)]
+    print(f"split {args.split}: format | recall | precision | negatives with a candidate")
+    for name, v in sorted(per.items()) + [("total", tot)]:
+        rec = f"{100 * v[1] / v[0]:.0f}% ({v[1]}/{v[0]})" if v[0] else "-"
+        pre = f"{100 * v[3] / v[2]:.0f}% ({v[3]}/{v[2]})" if v[2] else "-"
+        print(f"  {name:10} | {rec:14} | {pre:14} | {v[5]}/{v[4]}")
+
+
+if __name__ == "__main__":
+    main()
