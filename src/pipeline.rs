@@ -234,11 +234,17 @@ pub(crate) fn view_page(root: &Path, cfg: &Config, name: &str) -> Result<(String
                 .map(|e| (i.id.clone(), e))
         })
         .collect();
+    let decided: Vec<(jiff::civil::Date, &'static str)> =
+        read_decisions(&VaultDir::open(root)?, &mut Vec::new())?
+            .iter()
+            .map(|d| (d.date, d.verb.as_str()))
+            .collect();
     let page = crate::view::page(&crate::view::ViewInput {
         name,
         report: &report,
         stats: &stats,
         details: &details,
+        decisions: &decided,
     });
     Ok((page, report.audit.open))
 }

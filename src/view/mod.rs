@@ -43,6 +43,8 @@ pub(crate) struct ViewInput<'a> {
     pub stats: &'a Stats,
     /// `explain` for the items that have one (the priorities), by ID.
     pub details: &'a BTreeMap<String, Explanation>,
+    /// Every recorded decision: its date and verb (`keep`, `same`, `not-task`).
+    pub decisions: &'a [(Date, &'static str)],
 }
 
 /// HTML-escapes untrusted text after making its control characters visible.
@@ -61,6 +63,7 @@ fn open_items(r: &Report) -> Vec<(&'static str, &ReportItem)> {
     all.extend(r.overflow.iter().map(|i| ("overflow", i)));
     all.extend(r.deferred.iter().map(|i| ("deferred", i)));
     all.extend(r.blocked.iter().map(|i| ("blocked", i)));
+    all.extend(r.review.iter().map(|i| ("review", &i.item)));
     all
 }
 
@@ -92,7 +95,7 @@ pub(crate) fn page(input: &ViewInput<'_>) -> String {
 </head>
 <body>
 <header><h1>{title}</h1><p class="asof">as of {as_of}</p>
-<p id="audit" data-open="{open}">collected {collected} = open {open} + resolved {resolved} + merged duplicates {merged}<br>open {open} = shown {shown} + overflow {overflow} + deferred {deferred} + blocked {blocked}</p></header>
+<p id="audit" data-open="{open}">collected {collected} = open {open} + resolved {resolved} + merged duplicates {merged}<br>open {open} = shown {shown} + overflow {overflow} + deferred {deferred} + blocked {blocked} + review {review}</p></header>
 <main>
 "#,
         title = text(&title),
@@ -105,8 +108,10 @@ pub(crate) fn page(input: &ViewInput<'_>) -> String {
         overflow = a.overflow,
         deferred = a.deferred,
         blocked = a.blocked,
+        review = a.review,
     );
     priorities(&mut o, r);
+    review(&mut o, r);
     charts(&mut o, input);
     table(&mut o, input);
     let _ = write!(o, "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n");
@@ -138,6 +143,33 @@ fn priorities(o: &mut String, r: &Report) {
             );
         }
         o.push_str("</ol>");
+    }
+    o.push_str("</section>\n");
+}
+
+fn review(o: &mut String, r: &Report) {
+    let _ = write!(
+        o,
+        "<section id=\"review\"><h2>Review ({})</h2>",
+        r.review.len()
+    );
+    if r.review.is_empty() {
+        o.push_str("<p>Nothing to review.</p>");
+    } else {
+        o.push_str(
+            "<p class=\"meta\">Open items the tool is unsure about; answer with <code>keep</code>, <code>same</code>, <code>not-task</code>, <code>done</code> or <code>cancel</code> (<code>active-status wrap</code>).</p><ul>",
+        );
+        for i in &r.review {
+            let _ = write!(
+                o,
+                r##"<li><a href="#item-{id}">{id}</a> <strong>{reason}</strong> – {t} <span class="meta">– {ev}</span></li>"##,
+                id = text(&i.item.id),
+                reason = text(i.reason.as_str()),
+                t = text(&i.item.text),
+                ev = text(&i.evidence.display()),
+            );
+        }
+        o.push_str("</ul>");
     }
     o.push_str("</section>\n");
 }
@@ -273,6 +305,40 @@ fn charts(o: &mut String, input: &ViewInput<'_>) {
             }],
         ),
     );
+    let verbs = ["keep", "same", "not-task"];
+    let per_week: Vec<Vec<f64>> = verbs
+        .iter()
+        .map(|verb| {
+            weeks
+                .iter()
+                .map(|w| {
+                    let end = w.start.checked_add(6.days()).unwrap_or(w.start);
+                    input
+                        .decisions
+                        .iter()
+                        .filter(|(d, v)| v == verb && *d >= w.start && *d <= end)
+                        .count() as f64
+                })
+                .collect()
+        })
+        .collect();
+    figure(
+        o,
+        &format!(
+            "Review decisions per week ({} recorded in all)",
+            input.decisions.len()
+        ),
+        chart::bars(
+            "chart-decisions",
+            "Review decisions per week",
+            &cats,
+            &verbs
+                .iter()
+                .zip(per_week)
+                .map(|(name, values)| Series { name, values })
+                .collect::<Vec<_>>(),
+        ),
+    );
     o.push_str("</div></section>\n");
 }
 
@@ -301,7 +367,7 @@ fn table(o: &mut String, input: &ViewInput<'_>) {
     o.push_str(
         r#"</select></label><label>Status <select id="f-status"><option value="*">all</option>"#,
     );
-    for s in ["shown", "overflow", "deferred", "blocked"] {
+    for s in ["shown", "overflow", "deferred", "blocked", "review"] {
         let _ = write!(o, r#"<option value="{s}">{s}</option>"#);
     }
     o.push_str(

@@ -65,6 +65,18 @@ fn view_writes_one_self_contained_page() {
         assert!(!html.contains(needle), "the page holds {needle:?}");
     }
     assert!(html.contains("default-src 'none'"), "no CSP");
+    // The review queue is on the page, each item with its reason.
+    let review = &audit["review"];
+    assert!(!review.as_array().unwrap().is_empty(), "{review}");
+    assert!(html.contains(&format!(
+        "<h2>Review ({})</h2>",
+        review.as_array().unwrap().len()
+    )));
+    let reason = review[0]["reason"].as_str().unwrap();
+    assert!(
+        html.contains(&format!("<strong>{reason}</strong>")),
+        "{reason}"
+    );
     // Untrusted text is escaped; private text is absent.
     assert!(html.contains("escape &lt;script&gt;alert(1)&lt;&#x2F;script&gt; in titles"));
     assert_eq!(
@@ -154,6 +166,15 @@ fn in_browser(page: &Path, extra: &[&str]) -> Value {
 #[test]
 fn view_in_headless_chromium() {
     let v = vault();
+    // One answered review item, for the decisions chart.
+    let queue = v.json(&["--today", "2026-05-08", "review", "--format", "json"]);
+    let id = queue[0]["id"].as_str().expect("a review item").to_string();
+    let kept = v
+        .cmd()
+        .args(["--today", "2026-05-08", "keep", &id])
+        .output()
+        .unwrap();
+    assert_eq!(kept.status.code(), Some(0), "{}", stderr(&kept));
     let out = view(&v, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let audit = v.json(&["--today", "2026-05-08", "audit", "--format", "json"]);
@@ -191,12 +212,16 @@ fn view_in_headless_chromium() {
     assert_eq!(b["ages_descending"], true);
     // Every chart drew points.
     let charts = b["charts"].as_array().unwrap();
-    assert_eq!(charts.len(), 4, "{charts:?}");
+    assert_eq!(charts.len(), 5, "{charts:?}");
     for c in charts {
         assert!(c["points"].as_u64().unwrap() > 0, "empty chart {c}");
     }
     // The todo's HTML is text; the private span is nowhere.
     let text = b["text"].as_str().unwrap();
+    assert!(
+        text.contains("Review decisions per week (1 recorded in all)"),
+        "{text}"
+    );
     assert!(text.contains("escape <script>alert(1)</script> in titles"));
     assert_eq!(b["scripts"], 1);
     assert!(!b["html"].as_str().unwrap().contains(SECRET));
