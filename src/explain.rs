@@ -119,11 +119,29 @@ fn copy(i: &Item, rep_key: &str) -> Copy {
 /// Explains the item `query` names: an ID, a `path:line` or a text of an
 /// open item, else the text of a resolved item.
 pub(crate) fn explain(analysis: &Analysis, cfg: &Config, query: &str) -> Result<Explanation> {
+    explain_in(analysis, cfg, None, query)
+}
+
+/// [`explain`] with the report of `analysis` when the caller has built it
+/// already (the view explains several items of one report).
+pub(crate) fn explain_in(
+    analysis: &Analysis,
+    cfg: &Config,
+    built: Option<&crate::report::Report>,
+    query: &str,
+) -> Result<Explanation> {
     let merged = &analysis.merged;
     let t = cfg.dedup_threshold;
     let found: Found<'_> = match crate::find::find_open(merged, query, t) {
         Ok(c) => {
-            let report = crate::report::build(analysis, cfg);
+            let fresh;
+            let report = match built {
+                Some(r) => r,
+                None => {
+                    fresh = crate::report::build(analysis, cfg);
+                    &fresh
+                }
+            };
             let ids = crate::find::ids(merged);
             let id = ids[c].clone();
             let pos = |list: &[crate::report::ReportItem]| list.iter().position(|i| i.id == id);

@@ -229,7 +229,7 @@ pub(crate) fn view_page(root: &Path, cfg: &Config, name: &str) -> Result<(String
         .priorities
         .iter()
         .filter_map(|i| {
-            crate::explain::explain(&analysis, cfg, &i.id)
+            crate::explain::explain_in(&analysis, cfg, Some(&report), &i.id)
                 .ok()
                 .map(|e| (i.id.clone(), e))
         })

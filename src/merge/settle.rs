@@ -199,17 +199,26 @@ fn settle_inner(
     // (cluster, signal, identifiers) resolved by identifier.
     let mut closed: Vec<(usize, Option<usize>, Arc<str>)> = Vec::new();
     if !named.is_empty() {
+        // The signals naming each identifier: an item is compared only with
+        // the signals that name its first identifier (every one must match).
+        let mut by_id: rustc_hash::FxHashMap<&str, Vec<usize>> = Default::default();
+        for (k, (_, sids)) in named.iter().enumerate() {
+            for i in sids {
+                by_id.entry(i.as_str()).or_default().push(k);
+            }
+        }
         for (ci, c) in merged.clusters.iter().enumerate() {
             let rep = &merged.items[c.members[0]];
             if is_done_line(&rep.text) {
                 continue;
             }
             let ids = identifiers(&rep.text);
-            if ids.is_empty() {
+            let Some(candidates) = ids.first().and_then(|i| by_id.get(i.as_str())) else {
                 continue;
-            }
-            let best = named
+            };
+            let best = candidates
                 .iter()
+                .map(|&k| &named[k])
                 .filter(|(sn, sids)| {
                     let s = &signals[*sn];
                     s.loc != rep.loc

@@ -16,8 +16,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// Generous limit for every run in this file (debug builds on 2 cores).
-const DEADLINE: Duration = Duration::from_secs(20);
+/// A hang guard for every run in this file, not a speed check: a run still
+/// going after this long is taken as hung and killed. Speed is measured by
+/// the bench (docs/PERFORMANCE.md), never asserted here.
+const DEADLINE: Duration = Duration::from_secs(120);
 const DAY: &str = "journal/2026-05-06.md";
 const HEAD: &str = "# 2026-05-06\n\n## Session: hostile (p)\n\n### Next\n\n";
 
