@@ -214,7 +214,7 @@ mod tests {
     #[test]
     fn names() {
         assert!(is_capture_name("2026-05-06T090100-abc123.md"));
-        assert!(is_capture_name("2026-05-06T090100-nosession-2.md"));
+        assert!(is_capture_name("2026-05-06T090100-unknown-2.md"));
         assert!(!is_capture_name("2026-05-06.md"));
         assert!(!is_capture_name("2026-05-06T0901-abc.md"));
         let cfg = Config::default();

@@ -60,6 +60,23 @@ pub fn default_sigpipe() {
     }
 }
 
+/// Caps this process's address space at `bytes` (the template renderer's
+/// child, src/render.rs). The portable build, which has no such call in
+/// std, sets no cap: the renderer's time and output budgets still hold.
+pub(crate) fn limit_address_space(bytes: u64) {
+    #[cfg(not(feature = "portable"))]
+    {
+        let cap = rustix::process::Rlimit {
+            current: Some(bytes),
+            maximum: Some(bytes),
+        };
+        // A refused cap leaves the other budgets in force.
+        let _ = rustix::process::setrlimit(rustix::process::Resource::As, cap);
+    }
+    #[cfg(feature = "portable")]
+    let _ = bytes;
+}
+
 /// What waiting for input on a descriptor found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Ready {

@@ -403,14 +403,7 @@ pub mod isolated {
     /// The child's side: reads `{template, context}` on stdin, writes
     /// `{"ok": text}` or `{"err": message}` on stdout. Returns the exit code.
     pub fn child_main() -> i32 {
-        let limit = libc::rlimit {
-            rlim_cur: MEMORY,
-            rlim_max: MEMORY,
-        };
-        // SAFETY: one valid `rlimit` for the calling process.
-        unsafe {
-            libc::setrlimit(libc::RLIMIT_AS, &limit);
-        }
+        crate::platform::limit_address_space(MEMORY);
         let mut input = Vec::new();
         if std::io::stdin().read_to_end(&mut input).is_err() {
             return 74;

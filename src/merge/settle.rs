@@ -15,7 +15,7 @@ const NOT_TASK_PREFIXES: &[&str] = &[
 ];
 
 /// The task identifiers `text` names, normalized: `#12` (from `#12`,
-/// `PR #12`, `issue #12` or an `…/issues/12`, `…/pull/12`,
+/// `PR #12`, `bug #12` or an `…/issues/12`, `…/pull/12`,
 /// `…/merge_requests/12` URL) and `ABC-12` keys (upper-cased).
 pub fn identifiers(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

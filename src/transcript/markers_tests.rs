@@ -100,7 +100,7 @@ fn lead_ins() {
     assert!(lead_in(&m, "- Next steps:").is_some());
     // A lead-in that reports its work finished introduces a done report.
     let m = Matcher::new(&["pending".to_string(), "todo".to_string()]);
-    assert!(lead_in(&m, "All pending tasks for issue #42 are now complete:").is_none());
+    assert!(lead_in(&m, "All pending tasks for ticket #42 are now complete:").is_none());
     assert!(lead_in(&m, "**The todo items are done:**").is_none());
     assert!(lead_in(&m, "Pending tasks:").is_some());
     assert!(lead_in(&m, "Phase 1 is done. Pending tasks:").is_some());

@@ -34,7 +34,7 @@ fn history_vault() -> Vault {
                 "",
                 "- [ ] parse the config file twice",
                 "- [ ] fix `parse_config` on empty input",
-                "- [ ] look at issue 12 again",
+                "- [ ] look at ticket 12 again",
                 "- [ ] close #12 after the release",
                 "- [x] add the CSV export button",
             ]),
@@ -88,7 +88,7 @@ fn an_exact_identifier_beats_a_word_match() {
     let r = search(&v, &["#12"]);
     assert_eq!(
         hit_texts(&r)[..2],
-        ["close #12 after the release", "look at issue 12 again"]
+        ["close #12 after the release", "look at ticket 12 again"]
     );
 }
 
