@@ -182,10 +182,9 @@ impl Plan {
         let ins = match e.to {
             Dest::Journal | Dest::Skip | Dest::Goal | Dest::Done => {
                 let (role, sub) = journal_shape(cfg, e.to);
-                let line = match &e.project {
-                    Some(p) => format!("- ({p}) {}", e.text),
-                    None => format!("- {}", e.text),
-                };
+                // The session section names the project, so the line needs
+                // no `(project)` tag of its own.
+                let line = format!("- {}", e.text);
                 insert::journal(body, &doc, known, e.project.as_deref(), role, &sub, &line)
             }
             Dest::Project => insert::project(body, &doc, &format!("- [ ] {}", e.text)),

@@ -209,6 +209,7 @@ pub(super) fn journal(
             title,
             String::new(),
             format!("### {sub_heading}"),
+            String::new(),
             item.to_string(),
         ]);
         let idx = block.len() - 1;
@@ -237,9 +238,10 @@ pub(super) fn journal(
             let block = [
                 String::new(),
                 format!("### {sub_heading}"),
+                String::new(),
                 item.to_string(),
             ];
-            lines.after(last, &block, 2, eol)
+            lines.after(last, &block, 3, eol)
         }
     }
 }

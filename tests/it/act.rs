@@ -96,12 +96,12 @@ fn done_without_checkbox_writes_a_done_entry_that_resolves_every_day() {
     let id = String::from_utf8(out.stdout).unwrap();
     assert!(id.starts_with("done: "), "{id}");
     assert!(
-        id.ends_with(" [wrap-cli] retry the flaky test\n  done entry journal/2026-05-07.md:6\n"),
+        id.ends_with(" [wrap-cli] retry the flaky test\n  done entry journal/2026-05-07.md:7\n"),
         "{id}"
     );
     assert_eq!(
         v.read("journal/2026-05-07.md"),
-        "# 2026-05-07\n\n## Session: follow-ups (wrap-cli)\n\n### Done\n- (wrap-cli) retry the flaky test\n"
+        "# 2026-05-07\n\n## Session: follow-ups (wrap-cli)\n\n### Done\n\n- retry the flaky test\n"
     );
     // Both earlier journal items are resolved; the journals are untouched.
     assert_eq!(
@@ -152,11 +152,11 @@ fn cancel_marks_checkboxes_and_records_plain_items_as_skipped() {
     let acted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         acted["changes"],
-        json!([{"path": "journal/2026-05-06.md", "line": 10, "change": "skip_entry"}])
+        json!([{"path": "journal/2026-05-06.md", "line": 11, "change": "skip_entry"}])
     );
     assert_eq!(
         v.read("journal/2026-05-06.md"),
-        "# 2026-05-06\n\n## Session: lock (wrap-cli)\n\n### Next\n\n- retry the flaky test\n\n### Skipped follow-ups\n- (wrap-cli) publish the crate\n"
+        "# 2026-05-06\n\n## Session: lock (wrap-cli)\n\n### Next\n\n- retry the flaky test\n\n### Skipped follow-ups\n\n- publish the crate\n"
     );
     assert_eq!(
         v.open_texts(),
@@ -165,7 +165,7 @@ fn cancel_marks_checkboxes_and_records_plain_items_as_skipped() {
     let r = v.report();
     assert_eq!(
         r["audit"]["potentially_lost"],
-        json!([{"path": "journal/2026-05-06.md", "line": 10, "text": "publish the crate", "project": "wrap-cli"}])
+        json!([{"path": "journal/2026-05-06.md", "line": 11, "text": "publish the crate", "project": "wrap-cli"}])
     );
 }
 
@@ -599,7 +599,7 @@ fn done_on_a_capture_alone_ticks_it_and_writes_a_done_entry() {
     assert!(v.read(INBOX).contains("- [x] benchmark the parser\n"));
     assert_eq!(
         v.read("journal/2026-05-07.md"),
-        "# 2026-05-07\n\n## Session: follow-ups (wrap-cli)\n\n### Done\n- (wrap-cli) benchmark the parser\n"
+        "# 2026-05-07\n\n## Session: follow-ups (wrap-cli)\n\n### Done\n\n- benchmark the parser\n"
     );
     assert!(v.open_texts().is_empty());
 }
@@ -620,7 +620,7 @@ fn writes_date_their_entries_with_today_from_the_flag_or_the_variable() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         v.read("journal/2026-05-08.md")
-            .contains("- (wrap-cli) retry the flaky test\n")
+            .contains("- retry the flaky test\n")
     );
     let out = v
         .cmd()
@@ -631,7 +631,7 @@ fn writes_date_their_entries_with_today_from_the_flag_or_the_variable() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         v.read("journal/2026-05-09.md")
-            .contains("- (wrap-cli) publish the crate\n")
+            .contains("- publish the crate\n")
     );
     // A deferral date not after today is written, with a warning.
     let out = v

@@ -134,11 +134,11 @@ fn journal_creates_file_session_and_next_list() {
     );
     assert_eq!(
         r,
-        json!([{"text": "retry flaky test", "to": "journal", "path": DAY, "line": 6, "status": "added"}])
+        json!([{"text": "retry flaky test", "to": "journal", "path": DAY, "line": 7, "status": "added"}])
     );
     assert_eq!(
         v.read(DAY),
-        "# 2026-05-06\n\n## Session: follow-ups (wrap-cli)\n\n### Next\n- (wrap-cli) retry flaky test\n"
+        "# 2026-05-06\n\n## Session: follow-ups (wrap-cli)\n\n### Next\n\n- retry flaky test\n"
     );
 }
 
@@ -152,7 +152,7 @@ fn journal_default_date_is_today() {
     assert_eq!(single(&r)["path"], path.as_str());
     assert_eq!(
         v.read(&path),
-        format!("# {today}\n\n## Session: follow-ups (p)\n\n### Next\n- (p) today item\n")
+        format!("# {today}\n\n## Session: follow-ups (p)\n\n### Next\n\n- today item\n")
     );
 }
 
@@ -174,11 +174,11 @@ fn journal_appends_a_session_when_the_project_has_none() {
             "add lock timeout",
         ],
     );
-    assert_eq!(single(&r)["line"], 11);
+    assert_eq!(single(&r)["line"], 12);
     assert_eq!(
         v.read(DAY),
         "# 2026-05-06\n\n## Session: docs day (docs)\n\n### Next\n- [ ] write guide\n\
-         \n## Session: follow-ups (wrap-cli)\n\n### Next\n- (wrap-cli) add lock timeout\n\n\n"
+         \n## Session: follow-ups (wrap-cli)\n\n### Next\n\n- add lock timeout\n\n\n"
     );
 }
 
@@ -203,12 +203,12 @@ fn journal_creates_next_in_the_last_session_of_the_project() {
             "add lock timeout",
         ],
     );
-    assert_eq!(single(&r)["line"], 13);
+    assert_eq!(single(&r)["line"], 14);
     assert_eq!(
         v.read(DAY),
         "# 2026-05-06\n\n## Session: morning (wrap-cli)\n\n### Next\n- [ ] old item\n\n\
          ## Session: lock work (wrap-cli)\n\nSome prose about the session.\n\n\
-         ### Next\n- (wrap-cli) add lock timeout\n\n\
+         ### Next\n\n- add lock timeout\n\n\
          ## Session: docs (docs)\n- note\n\n## Notes\nfree text\n"
     );
 }
@@ -237,7 +237,7 @@ fn journal_appends_after_the_last_item_of_an_existing_next_list_with_its_checkbo
     assert_eq!(
         v.read(DAY),
         "# 2026-05-06\n\n## Session: lock work (wrap-cli)\n\n### Next\n\
-         - [ ] (wrap-cli) add lock timeout\n- [ ] write docs\n- [ ] (wrap-cli) retry flaky test\n\n\
+         - [ ] (wrap-cli) add lock timeout\n- [ ] write docs\n- [ ] retry flaky test\n\n\
          ### Done\n- fix lock race\n\n## Notes\nfree text\n"
     );
 }
@@ -262,7 +262,7 @@ fn journal_session_named_by_a_known_slug_counts() {
     );
     assert_eq!(
         v.read(DAY),
-        "## Session: polish wrap-cli\n### Next\n- a\n- (wrap-cli) b\n"
+        "## Session: polish wrap-cli\n### Next\n- a\n- b\n"
     );
 }
 
@@ -273,15 +273,15 @@ fn journal_without_project_is_untagged_and_warned() {
         &v,
         &["--to", "journal", "--date", "2026-05-06", "untagged idea"],
     );
-    assert_eq!(single(&r)["line"], 6);
+    assert_eq!(single(&r)["line"], 7);
     assert_eq!(
         v.read(DAY),
-        "# 2026-05-06\n\n## Session: follow-ups\n\n### Next\n- untagged idea\n"
+        "# 2026-05-06\n\n## Session: follow-ups\n\n### Next\n\n- untagged idea\n"
     );
     let report = v.report();
     assert_eq!(
         report["audit"]["untagged_warnings"],
-        json!([{"path": DAY, "line": 6, "text": "untagged idea", "reason": "session-without-project"}])
+        json!([{"path": DAY, "line": 7, "text": "untagged idea", "reason": "session-without-project"}])
     );
 }
 
@@ -306,11 +306,11 @@ fn date_picks_an_existing_journal_file_in_a_nested_folder() {
     );
     assert_eq!(
         r,
-        json!([{"text": "retry flaky test", "to": "journal", "path": nested, "line": 6, "status": "added"}])
+        json!([{"text": "retry flaky test", "to": "journal", "path": nested, "line": 7, "status": "added"}])
     );
     assert_eq!(
         v.read(nested),
-        "# Retro\n\n## Session: retro (wrap-cli)\n\n### Next\n- (wrap-cli) retry flaky test\n"
+        "# Retro\n\n## Session: retro (wrap-cli)\n\n### Next\n\n- retry flaky test\n"
     );
     assert!(!v.exists(DAY), "no new journal file may be created");
     assert_eq!(v.read("journal/2026/05/2026-05-05.md"), "# 2026-05-05\n");
@@ -335,17 +335,17 @@ fn skip_creates_skipped_follow_ups_and_feeds_potentially_lost() {
     );
     assert_eq!(
         r,
-        json!([{"text": "rewrite in go", "to": "skip", "path": DAY, "line": 6, "status": "added"}])
+        json!([{"text": "rewrite in go", "to": "skip", "path": DAY, "line": 7, "status": "added"}])
     );
     assert_eq!(
         v.read(DAY),
-        "# 2026-05-06\n\n## Session: follow-ups (wrap-cli)\n\n### Skipped follow-ups\n- (wrap-cli) rewrite in go\n"
+        "# 2026-05-06\n\n## Session: follow-ups (wrap-cli)\n\n### Skipped follow-ups\n\n- rewrite in go\n"
     );
     let report = v.report();
     assert_eq!(report["as_of"], "2026-05-06");
     assert_eq!(
         report["audit"]["potentially_lost"],
-        json!([{"path": DAY, "line": 6, "text": "rewrite in go", "project": "wrap-cli"}])
+        json!([{"path": DAY, "line": 7, "text": "rewrite in go", "project": "wrap-cli"}])
     );
     // A skip is a record, not an open item.
     assert!(v.open_texts().is_empty());
@@ -404,8 +404,8 @@ fn skip_and_goal_go_into_the_existing_session() {
     assert_eq!(
         v.read(DAY),
         "# 2026-05-06\n\n## Session: lock work (wrap-cli)\n\n### Next\n- [ ] a\n\n\
-         ### Goal\n- (wrap-cli) ship the lock\n\n\
-         ### Skipped follow-ups\n- (wrap-cli) rewrite in go\n\n## Notes\n"
+         ### Goal\n\n- ship the lock\n\n\
+         ### Skipped follow-ups\n\n- rewrite in go\n\n## Notes\n"
     );
 }
 
@@ -426,16 +426,16 @@ fn goal_creates_goal_section_and_becomes_the_current_goal() {
     );
     assert_eq!(
         r,
-        json!([{"text": "ship the lock", "to": "goal", "path": DAY, "line": 6, "status": "added"}])
+        json!([{"text": "ship the lock", "to": "goal", "path": DAY, "line": 7, "status": "added"}])
     );
     assert_eq!(
         v.read(DAY),
-        "# 2026-05-06\n\n## Session: follow-ups (wrap-cli)\n\n### Goal\n- (wrap-cli) ship the lock\n"
+        "# 2026-05-06\n\n## Session: follow-ups (wrap-cli)\n\n### Goal\n\n- ship the lock\n"
     );
     let goals = &v.report()["goals"];
     assert_eq!(
         goals,
-        &json!([{"project": "wrap-cli", "text": "ship the lock", "date": "2026-05-06", "path": DAY, "line": 6}])
+        &json!([{"project": "wrap-cli", "text": "ship the lock", "date": "2026-05-06", "path": DAY, "line": 7}])
     );
 }
 
@@ -690,12 +690,12 @@ fn text_output_names_status_path_and_line() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        format!("added: {DAY}:6 (journal) first item\n")
+        format!("added: {DAY}:7 (journal) first item\n")
     );
     let out = route(&v, &args);
     assert_eq!(
         stdout(&out),
-        format!("already present: {DAY}:6 (journal) first item\n")
+        format!("already present: {DAY}:7 (journal) first item\n")
     );
 }
 
@@ -732,7 +732,7 @@ fn crlf_files_stay_crlf_and_nothing_else_changes() {
     assert_pure_insertion(
         &old_day,
         &new_day,
-        b"\r\n\r\n## Session: follow-ups (p)\r\n\r\n### Next\r\n- (p) j\r\n",
+        b"\r\n\r\n## Session: follow-ups (p)\r\n\r\n### Next\r\n\r\n- j\r\n",
     );
     assert_all_crlf(&new_day);
 
@@ -751,10 +751,10 @@ fn crlf_files_stay_crlf_and_nothing_else_changes() {
         ],
     );
     let after = std::fs::read(v.join(DAY)).expect("read");
-    assert_pure_insertion(&before, &after, b"- (p) k\r\n");
+    assert_pure_insertion(&before, &after, b"- k\r\n");
     assert_eq!(
         String::from_utf8(after).expect("utf8"),
-        "# 2026-05-06\r\n\r\n## Notes\r\nprose\r\n\r\n## Session: follow-ups (p)\r\n\r\n### Next\r\n- (p) j\r\n- (p) k\r\n"
+        "# 2026-05-06\r\n\r\n## Notes\r\nprose\r\n\r\n## Session: follow-ups (p)\r\n\r\n### Next\r\n\r\n- j\r\n- k\r\n"
     );
 }
 
@@ -782,7 +782,7 @@ fn a_utf8_bom_is_kept() {
     assert_eq!(single(&r)["line"], 6);
     let new_day = std::fs::read(v.join(DAY)).expect("read");
     assert!(new_day.starts_with("\u{feff}".as_bytes()));
-    assert_pure_insertion(old_day.as_bytes(), &new_day, b"- (p) two\n");
+    assert_pure_insertion(old_day.as_bytes(), &new_day, b"- two\n");
 
     let r = route_json(&v, &["--to", "project", "--project", "p", "b"]);
     assert_eq!(single(&r)["line"], 3);
@@ -812,17 +812,17 @@ fn from_routes_a_batch_in_order() {
     assert_eq!(
         results,
         json!([
-            {"text": "retry flaky test", "to": "journal", "path": DAY, "line": 6, "status": "added"},
+            {"text": "retry flaky test", "to": "journal", "path": DAY, "line": 7, "status": "added"},
             {"text": "add lock timeout", "to": "project", "path": "projects/wrap-cli/todos.md", "line": 5, "status": "added"},
             {"text": "test flock", "to": "active", "path": "projects/wrap-cli/actives/lock/todos.md", "line": 3, "status": "added"},
-            {"text": "rewrite in go", "to": "skip", "path": DAY, "line": 9, "status": "added"},
-            {"text": "retry flaky test", "to": "journal", "path": DAY, "line": 6, "status": "already_present"}
+            {"text": "rewrite in go", "to": "skip", "path": DAY, "line": 11, "status": "added"},
+            {"text": "retry flaky test", "to": "journal", "path": DAY, "line": 7, "status": "already_present"}
         ])
     );
     assert_eq!(
         v.read(DAY),
-        "# 2026-05-06\n\n## Session: follow-ups (wrap-cli)\n\n### Next\n- (wrap-cli) retry flaky test\n\
-         \n### Skipped follow-ups\n- (wrap-cli) rewrite in go\n"
+        "# 2026-05-06\n\n## Session: follow-ups (wrap-cli)\n\n### Next\n\n- retry flaky test\n\
+         \n### Skipped follow-ups\n\n- rewrite in go\n"
     );
 }
 
@@ -1050,7 +1050,7 @@ fn regen_writes_the_dashboard_with_the_routed_item() {
     let dash = v.read("ACTIVE-STATUS.md");
     assert!(dash.contains("retry flaky test"), "{dash}");
     assert!(dash.contains("wrap-cli"), "{dash}");
-    assert!(dash.contains("journal/2026-05-06.md:6"), "{dash}");
+    assert!(dash.contains("journal/2026-05-06.md:7"), "{dash}");
     // The dashboard is current: regen --check agrees.
     let check = v.cmd().args(["regen", "--check"]).output().expect("run");
     assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
@@ -1115,7 +1115,7 @@ fn routed_items_show_in_list_with_their_project() {
     let report = v.report();
     assert_eq!(
         report["audit"]["potentially_lost"],
-        json!([{"path": DAY, "line": 11, "text": "rewrite the guide", "project": "docs"}])
+        json!([{"path": DAY, "line": 13, "text": "rewrite the guide", "project": "docs"}])
     );
     assert_eq!(report["audit"]["untagged_warnings"], json!([]));
 }
@@ -1196,7 +1196,7 @@ fn concurrent_routes_each_land_exactly_once() {
     assert_eq!(todos.lines().filter(|l| l.starts_with("- [ ]")).count(), 16);
     let day = v.read(DAY);
     for i in 16..24 {
-        let line = format!("- (p) {}", phrase(i));
+        let line = format!("- {}", phrase(i));
         assert_eq!(
             day.lines().filter(|l| *l == line).count(),
             1,
@@ -1209,7 +1209,12 @@ fn concurrent_routes_each_land_exactly_once() {
         "{day}"
     );
     assert_eq!(day.matches("### Next").count(), 1, "{day}");
-    assert_eq!(day.lines().filter(|l| l.starts_with("- (p)")).count(), 8);
+    assert_eq!(
+        day.lines()
+            .filter(|l| l.starts_with("- ") && !l.starts_with("- ["))
+            .count(),
+        8
+    );
     // And the merge sees all 24.
     assert_eq!(v.open_texts().len(), 24);
 }
@@ -1404,7 +1409,7 @@ fn route_to_journal_files_the_entry_under_the_given_today() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "added: journal/2026-06-01.md:6 (journal) check the backups\n"
+        "added: journal/2026-06-01.md:7 (journal) check the backups\n"
     );
     // Filed on that day, the item is today's, not deferred.
     let list = v.json(&["--today", "2026-06-01", "list", "--format", "json"]);
@@ -1460,7 +1465,7 @@ fn extract_output_piped_to_route_leaves_out_persisted_candidates() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "added: journal/2026-05-06.md:6 (journal) benchmark the parser\n"
+        "added: journal/2026-05-06.md:7 (journal) benchmark the parser\n"
     );
     assert_eq!(
         stderr(&out),
