@@ -127,6 +127,15 @@ impl Vault {
         cmd
     }
 
+    /// Runs the binary with `args` (stdin empty, under the `Test` hang guard)
+    /// and returns its output, whatever the exit status; check it with
+    /// `assert_status`, or state the whole run with `Test`.
+    pub fn output(&self, args: &[&str]) -> std::process::Output {
+        let mut cmd = self.std_cmd(true);
+        cmd.args(args);
+        run_limited(cmd, b"", HANG_GUARD, &format!("{args:?}")).0
+    }
+
     /// Runs `audit --format json` and parses the report.
     pub fn report(&self) -> Value {
         self.json(&["audit", "--format", "json"])
@@ -250,6 +259,25 @@ pub fn texts(items: &Value) -> Vec<String> {
         .iter()
         .map(|i| i["text"].as_str().expect("text").to_string())
         .collect()
+}
+
+/// Fails unless `out` exited with `code` and did not panic, showing `what`,
+/// stdout and stderr.
+#[track_caller]
+pub fn assert_status(out: &std::process::Output, code: i32, what: &str) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{what}: expected exit {code}, got {:?}\nstdout: {}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked at"),
+        "{what}: panic\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A process's stdout as text (lossy).

@@ -1,4 +1,5 @@
-//! Helpers shared by the rule tests (`rules_sections.rs`, `rules_merge.rs`):
+//! Helpers shared by the rule tests (`rules_sections.rs`, `rules_merge.rs`,
+//! `matching.rs`, `vault_rules.rs`):
 //! every report they fetch is checked for the accounting identities.
 
 use super::{Vault, texts};
@@ -114,4 +115,27 @@ pub fn row(
         tier.to_string(),
         line,
     )
+}
+
+/// A journal file of `date` with one session of project `p` holding `body`.
+pub fn journal(v: &Vault, date: &str, body: &[&str]) {
+    let mut lines = vec!["## Session: s (p)"];
+    lines.extend_from_slice(body);
+    v.write(&format!("journal/{date}.md"), md(&lines));
+}
+
+/// `(path, message)` of every warning of an audit report.
+pub fn warnings(r: &Value) -> Vec<(String, String)> {
+    str_pairs(&r["audit"]["warnings"], "path", "message")
+}
+
+/// The string fields `a` and `b` of every object of the JSON array `list`
+/// (a missing field reads as "").
+pub fn str_pairs(list: &Value, a: &str, b: &str) -> Vec<(String, String)> {
+    let field = |o: &Value, k: &str| o[k].as_str().unwrap_or_default().to_string();
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(|o| (field(o, a), field(o, b)))
+        .collect()
 }
