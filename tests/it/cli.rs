@@ -68,11 +68,6 @@ fn parse(out: &std::process::Output) -> Value {
         .unwrap_or_else(|e| panic!("invalid JSON ({e}):\n{}", stdout(out)))
 }
 
-/// Runs the binary against `v` with `args`, returning the raw output.
-fn run(v: &Vault, args: &[&str]) -> std::process::Output {
-    v.cmd().args(args).output().expect("run binary")
-}
-
 // ---------------------------------------------------------------------------
 // JSON shape helpers
 
@@ -388,7 +383,7 @@ fn mtime_and_inode(p: &Path) -> (std::time::SystemTime, u64) {
 #[test]
 fn dry_run_writes_nothing_and_prints_the_audit() {
     let v = small_vault();
-    let out = run(&v, &["regen", "--dry-run"]);
+    let out = v.output(&["regen", "--dry-run"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("collected 2"), "audit on stdout:\n{text}");
@@ -436,7 +431,7 @@ fn regen_writes_then_second_run_changes_nothing() {
 #[test]
 fn check_reports_missing_current_and_stale() {
     let v = small_vault();
-    let out = run(&v, &["regen", "--check"]);
+    let out = v.output(&["regen", "--check"]);
     assert_eq!(out.status.code(), Some(1), "missing dashboard is stale");
     assert!(
         stderr(&out).to_lowercase().contains("missing"),
@@ -447,7 +442,7 @@ fn check_reports_missing_current_and_stale() {
     assert!(!v.exists(LOCKS), "--check writes nothing");
 
     v.cmd().arg("regen").assert().success();
-    let out = run(&v, &["regen", "--check"]);
+    let out = v.output(&["regen", "--check"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     let dash = v.read(DASH);
@@ -456,7 +451,7 @@ fn check_reports_missing_current_and_stale() {
         "journal/2026-05-06.md",
         "## Session: x (wrap-cli)\n### Next\n- [ ] add lock timeout\n- [ ] ship the release\n",
     );
-    let out = run(&v, &["regen", "--check"]);
+    let out = v.output(&["regen", "--check"]);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -477,7 +472,7 @@ fn check_reports_missing_current_and_stale() {
 fn written_and_changed_semantics() {
     let v = small_vault();
     let flags = |args: &[&str]| -> (Option<i32>, Value) {
-        let out = run(&v, args);
+        let out = v.output(args);
         (out.status.code(), parse(&out))
     };
     let (code, r) = flags(&["regen", "--check", "--format", "json"]);
@@ -665,10 +660,10 @@ fn list_filters_by_project_source_and_limit() {
     ]);
     assert_eq!(texts(&combo["items"]), vec!["release 0.2"]);
 
-    let none = run(&v, &["list", "--project", "nobody", "--format", "json"]);
+    let none = v.output(&["list", "--project", "nobody", "--format", "json"]);
     assert_eq!(none.status.code(), Some(65), "{}", stderr(&none));
 
-    let text = stdout(&run(&v, &["list", "--project", "docs"]));
+    let text = stdout(&v.output(&["list", "--project", "docs"]));
     assert!(text.contains("write the guide"), "{text}");
     assert!(!text.contains("release 0.2"), "{text}");
 }
@@ -719,7 +714,7 @@ const FORMAT_KEYS: &[&str] = &[
 #[test]
 fn config_prints_every_key_with_default_origin() {
     let v = Vault::new();
-    let map = config_map(&run(&v, &["config"]));
+    let map = config_map(&v.output(&["config"]));
     for key in FORMAT_KEYS.iter().chain(active_status::config::KEYS) {
         let (_, origin) = map
             .get(*key)
@@ -898,7 +893,7 @@ fn unknown_key_in_vault_config_names_file_line_and_key() {
         ".agents/active-status.toml",
         "cap = 3\n[dedup]\nthreshhold = 0.9\n",
     );
-    let out = run(&v, &["regen"]);
+    let out = v.output(&["regen"]);
     assert_eq!(out.status.code(), Some(65));
     let err = stderr(&out);
     assert!(err.contains(".agents/active-status.toml"), "file: {err}");
@@ -910,7 +905,7 @@ fn unknown_key_in_vault_config_names_file_line_and_key() {
 #[test]
 fn unknown_top_level_key_is_65() {
     let v = small_vault().file(".agents/active-status.toml", "\n\ncolour = \"red\"\n");
-    let out = run(&v, &["audit"]);
+    let out = v.output(&["audit"]);
     assert_eq!(out.status.code(), Some(65));
     let err = stderr(&out);
     assert!(err.contains("line 3") && err.contains("colour"), "{err}");
@@ -919,7 +914,7 @@ fn unknown_top_level_key_is_65() {
 #[test]
 fn wrong_type_in_vault_config_names_line_and_key() {
     let v = small_vault().file(".agents/active-status.toml", "\ncap = \"many\"\n");
-    let out = run(&v, &["audit"]);
+    let out = v.output(&["audit"]);
     assert_eq!(out.status.code(), Some(65));
     let err = stderr(&out);
     assert!(err.contains(".agents/active-status.toml"), "file: {err}");
@@ -1123,7 +1118,7 @@ fn unreadable_source_is_74_naming_the_file() {
         eprintln!("note: running with privileges that read a mode-000 file; 74 test skipped");
         return;
     }
-    let out = run(&v, &["regen"]);
+    let out = v.output(&["regen"]);
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     assert_eq!(out.status.code(), Some(74), "{}", stderr(&out));
     assert!(
@@ -1140,7 +1135,7 @@ fn broken_template_is_65() {
         .file("t.tera", "{% if %}\n")
         .file(".agents/active-status.toml", "template = \"t.tera\"\n");
     for args in [&["regen"][..], &["regen", "--dry-run"][..], &["audit"][..]] {
-        let out = run(&v, args);
+        let out = v.output(args);
         assert_eq!(out.status.code(), Some(65), "{args:?}: {}", stderr(&out));
         assert!(
             stderr(&out).to_lowercase().contains("template"),
@@ -1154,7 +1149,7 @@ fn broken_template_is_65() {
 #[test]
 fn missing_template_is_74() {
     let v = small_vault().file(".agents/active-status.toml", "template = \"gone.tera\"\n");
-    let out = run(&v, &["regen"]);
+    let out = v.output(&["regen"]);
     assert_eq!(out.status.code(), Some(74), "{}", stderr(&out));
     assert!(stderr(&out).contains("gone.tera"), "{}", stderr(&out));
 }
@@ -1185,7 +1180,7 @@ fn unwritable_output_directory_is_73() {
             ".agents/active-status.toml",
             "output = \"ro/ACTIVE-STATUS.md\"\n",
         );
-    let out = run(&v, &["regen"]);
+    let out = v.output(&["regen"]);
     assert_eq!(out.status.code(), Some(73), "{}", stderr(&out));
     assert!(stderr(&out).contains("ro"), "{}", stderr(&out));
     assert_eq!(v.read("ro"), "a regular file, not a directory\n");
@@ -1202,7 +1197,7 @@ fn usage_errors_are_2() {
         &["regen", "--lock-timeout", "soon"][..],
         &["list", "--limit", "-3"][..],
     ] {
-        let out = run(&v, args);
+        let out = v.output(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
     }
     assert!(!v.exists(DASH));
@@ -1219,7 +1214,7 @@ fn quiet_prints_nothing_on_stdout() {
         &["-q", "list"][..],
         &["-q", "regen", "--check"][..],
     ] {
-        let out = run(&v, args);
+        let out = v.output(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?} printed: {}", stdout(&out));
     }
