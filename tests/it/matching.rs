@@ -178,12 +178,6 @@ fn long_texts_are_compared_on_a_bounded_prefix() {
 
 // ------------------------------------------------------ the issue, end to end
 
-fn journal(v: &Vault, date: &str, body: &[&str]) {
-    let mut lines = vec!["## Session: s (p)"];
-    lines.extend_from_slice(body);
-    v.write(&format!("journal/{date}.md"), md(&lines));
-}
-
 #[test]
 fn inflected_done_entries_resolve_their_items() {
     let v = Vault::new().project("p");
