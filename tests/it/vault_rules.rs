@@ -15,20 +15,6 @@ fn audit_on(v: &Vault, today: &str) -> Value {
     r
 }
 
-fn warnings(r: &Value) -> Vec<(String, String)> {
-    r["audit"]["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| {
-            (
-                w["path"].as_str().unwrap().to_string(),
-                w["message"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
-}
-
 fn field<'a>(r: &'a Value, list: &str, text: &str) -> &'a Value {
     r[list]
         .as_array()
