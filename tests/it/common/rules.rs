@@ -30,26 +30,19 @@ pub fn check_accounting(r: &Value) {
         n("shown") + n("overflow") + n("deferred") + n("blocked") + n("review"),
         "open = shown + overflow + deferred + blocked + review: {a}"
     );
-    assert_eq!(
-        n("review") as usize,
-        r["review"].as_array().expect("review").len()
-    );
-    assert_eq!(
-        n("deferred") as usize,
-        r["deferred"].as_array().expect("deferred").len()
-    );
-    assert_eq!(
-        n("blocked") as usize,
-        r["blocked"].as_array().expect("blocked").len()
-    );
-    assert_eq!(
-        n("shown") as usize,
-        r["priorities"].as_array().expect("priorities").len()
-    );
-    assert_eq!(
-        n("overflow") as usize,
-        r["overflow"].as_array().expect("overflow").len()
-    );
+    for (count, list) in [
+        ("review", "review"),
+        ("deferred", "deferred"),
+        ("blocked", "blocked"),
+        ("shown", "priorities"),
+        ("overflow", "overflow"),
+    ] {
+        let len = r[list]
+            .as_array()
+            .unwrap_or_else(|| panic!("{list} missing"))
+            .len();
+        assert_eq!(n(count) as usize, len, "audit.{count} = {list}.len(): {a}");
+    }
     let by_source: u64 = a["sources"]
         .as_object()
         .expect("sources")

@@ -66,6 +66,37 @@ impl Text {
     }
 }
 
+/// Makes, for each `name: field Kind;`, a method `name(text)` that adds
+/// `Text::Kind(text)` to the expectations on `field` (stdout or stderr).
+macro_rules! expect_text {
+    ($($(#[$doc:meta])* $name:ident: $field:ident $kind:ident;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(mut self, text: impl Into<String>) -> Self {
+                self.$field.push(Text::$kind(text.into()));
+                self
+            }
+        )*
+    };
+}
+
+impl Test<'_> {
+    expect_text! {
+        /// stdout is exactly `text`.
+        stdout: stdout Exact;
+        /// stdout contains `text`.
+        stdout_has: stdout Has;
+        /// stdout does not contain `text`.
+        stdout_lacks: stdout Lacks;
+        /// stderr is exactly `text`.
+        stderr: stderr Exact;
+        /// stderr contains `text`.
+        stderr_has: stderr Has;
+        /// stderr does not contain `text`.
+        stderr_lacks: stderr Lacks;
+    }
+}
+
 /// A run of the binary and what is expected of it (see the module's doc).
 #[must_use = "a Test does nothing until `.run()`"]
 pub struct Test<'v> {
@@ -183,38 +214,6 @@ impl<'v> Test<'v> {
     /// Any exit status will do (the test checks something else).
     pub fn any_status(mut self) -> Self {
         self.status = None;
-        self
-    }
-
-    /// stdout is exactly `text`.
-    pub fn stdout(mut self, text: impl Into<String>) -> Self {
-        self.stdout.push(Text::Exact(text.into()));
-        self
-    }
-
-    pub fn stdout_has(mut self, fragment: impl Into<String>) -> Self {
-        self.stdout.push(Text::Has(fragment.into()));
-        self
-    }
-
-    pub fn stdout_lacks(mut self, fragment: impl Into<String>) -> Self {
-        self.stdout.push(Text::Lacks(fragment.into()));
-        self
-    }
-
-    /// stderr is exactly `text`.
-    pub fn stderr(mut self, text: impl Into<String>) -> Self {
-        self.stderr.push(Text::Exact(text.into()));
-        self
-    }
-
-    pub fn stderr_has(mut self, fragment: impl Into<String>) -> Self {
-        self.stderr.push(Text::Has(fragment.into()));
-        self
-    }
-
-    pub fn stderr_lacks(mut self, fragment: impl Into<String>) -> Self {
-        self.stderr.push(Text::Lacks(fragment.into()));
         self
     }
 
