@@ -385,8 +385,7 @@ fn explain_shows_places_resolution_and_near_misses() {
     assert_eq!(e["id"], id);
     assert_eq!(e["rank"], 1);
     // Nothing by that name.
-    let out = v.cmd().args(["explain", "zz22zz"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(65));
+    v.test().args(["explain", "zz22zz"]).status(65).run();
 }
 
 #[test]
