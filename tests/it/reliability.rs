@@ -526,16 +526,10 @@ fn route_into_symlinked_journal_folder_is_refused() {
         std::os::unix::fs::symlink(outside.path(), v.join("journal")).expect("symlink");
         let before = snapshot(outside.path());
         for to in ["journal", "skip", "goal"] {
-            let o = v.output(&[
-                "route",
-                "--to",
-                to,
-                "--project",
-                "p",
-                "--date",
-                "2026-05-06",
-                "new thing",
-            ]);
+            let route = |date: &str, text: &str| {
+                v.output(&["route", "--to", to, "--project", "p", "--date", date, text])
+            };
+            let o = route("2026-05-06", "new thing");
             assert_status(
                 &o,
                 73,
@@ -547,16 +541,7 @@ fn route_into_symlinked_journal_folder_is_refused() {
                 "nothing written outside (--to {to}, follow_symlinks={follow})"
             );
             // A date with no file yet: the new file would be created outside.
-            let o = v.output(&[
-                "route",
-                "--to",
-                to,
-                "--project",
-                "p",
-                "--date",
-                "2026-05-07",
-                "other thing",
-            ]);
+            let o = route("2026-05-07", "other thing");
             assert_status(&o, 73, &format!("route --to {to} new day"));
             assert_eq!(snapshot(outside.path()), before, "nothing created outside");
         }
@@ -653,6 +638,11 @@ fn lock_folder_that_is_a_symlink_is_refused() {
     );
 }
 
+/// The permission bits of `path`.
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
 #[test]
 fn new_lock_is_private_and_new_dashboard_is_0644() {
     let v = Vault::new().project("p").file(
@@ -660,17 +650,9 @@ fn new_lock_is_private_and_new_dashboard_is_0644() {
         "## Session: s (p)\n### Next\n- [ ] an item\n",
     );
     assert_status(&v.output(&["regen", "-q"]), 0, "regen");
-    let lock = std::fs::metadata(v.join(LOCK))
-        .unwrap()
-        .permissions()
-        .mode()
-        & 0o777;
+    let lock = mode(&v.join(LOCK));
     assert_eq!(lock & 0o077, 0, "lock mode {lock:o} must be private");
-    let dash = std::fs::metadata(v.join(DASH))
-        .unwrap()
-        .permissions()
-        .mode()
-        & 0o777;
+    let dash = mode(&v.join(DASH));
     assert_eq!(dash & 0o002, 0, "dashboard mode {dash:o} is world-writable");
     assert_eq!(dash, 0o644, "new dashboard mode {dash:o}");
 
@@ -681,11 +663,7 @@ fn new_lock_is_private_and_new_dashboard_is_0644() {
         "## Session: s (p)\n### Next\n- [ ] an item\n- [ ] another thing entirely\n",
     );
     assert_status(&v.output(&["regen", "-q"]), 0, "regen");
-    let dash = std::fs::metadata(v.join(DASH))
-        .unwrap()
-        .permissions()
-        .mode()
-        & 0o777;
+    let dash = mode(&v.join(DASH));
     assert_eq!(dash, 0o600, "mode kept across replacement");
     assert!(v.read(DASH).contains("another thing entirely"));
     // bare_cmd is the suite's standard entry point; it sees the same vault.
