@@ -181,47 +181,34 @@ fn a_batch_whose_second_file_cannot_be_written_writes_nothing() {
 #[test]
 fn route_regen_with_a_broken_template_reports_what_it_did() {
     // A template that does not compile: refused before anything is written.
-    let v = Vault::new()
-        .project("p")
-        .file(DAY, HEAD)
-        .file("t.tera", "{% if %}\n")
-        .file(".agents/active-status.toml", "template = \"t.tera\"\n");
-    let before = v.read(DAY);
-    let o = v.output(&[
+    let v = Vault::new().project("p").file(DAY, HEAD);
+    let flags = [
         "route",
         "--regen",
         "--to",
         "journal",
         "--date",
         "2026-05-06",
-        "x",
-    ]);
-    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
-    assert_eq!(v.read(DAY), before);
+    ];
+    v.test()
+        .file("t.tera", "{% if %}\n")
+        .file(".agents/active-status.toml", "template = \"t.tera\"\n")
+        .args(flags)
+        .arg("x")
+        .status(65)
+        .expect_file(DAY, HEAD)
+        .run();
     // One that compiles but fails while rendering: the route is written and
     // reported, then the render failure.
-    v.write("t.tera", "{{ no_such_value }}\n");
-    let o = v.output(&[
-        "route",
-        "--regen",
-        "--to",
-        "journal",
-        "--date",
-        "2026-05-06",
-        "y",
-    ]);
-    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("added: journal/2026-05-06.md"),
-        "{}",
-        stdout(&o)
-    );
-    assert!(
-        stderr(&o).contains("entries above were written"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(v.read(DAY).contains("- y\n"));
+    v.test()
+        .file("t.tera", "{{ no_such_value }}\n")
+        .args(flags)
+        .arg("y")
+        .status(65)
+        .stdout_has("added: journal/2026-05-06.md")
+        .stderr_has("entries above were written")
+        .expect_file_has(DAY, "- y\n")
+        .run();
 }
 
 #[test]
@@ -254,20 +241,13 @@ fn an_escape_through_a_link_is_the_same_error_for_route_and_regen() {
         .file("projects/.keep", "");
     std::os::unix::fs::symlink(outside.path(), v.join("out")).unwrap();
     std::os::unix::fs::symlink(outside.path(), v.join("projects/p")).unwrap();
-    let regen = v.output(&["regen"]);
-    let route = v.output(&["route", "--to", "project", "--project", "p", "x"]);
-    assert_eq!(regen.status.code(), Some(73), "{}", stderr(&regen));
-    assert_eq!(route.status.code(), Some(73), "{}", stderr(&route));
-    assert!(
-        stderr(&regen).starts_with("error: refusing"),
-        "{}",
-        stderr(&regen)
-    );
-    assert!(
-        stderr(&route).starts_with("error: refusing"),
-        "{}",
-        stderr(&route)
-    );
+    for args in [
+        &["regen"][..],
+        &["route", "--to", "project", "--project", "p", "x"][..],
+    ] {
+        let ran = v.test().args(args).status(73).run();
+        assert!(ran.stderr().starts_with("error: refusing"), "{args:?}");
+    }
     assert!(files(outside.path()).is_empty());
 }
 
