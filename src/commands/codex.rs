@@ -4,8 +4,9 @@
 //! idempotently), merging into an existing file.
 
 use crate::error::{Error, Result};
+use crate::mcp::register::merge_json_object;
 use crate::vault_fs::VaultDir;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// Seconds Codex gives each hook (its own default is 600): a summary is
 /// quick; a capture reads one transcript and the vault.
@@ -46,41 +47,22 @@ fn registers_us(group: &Value) -> bool {
 /// with an object `hooks` of arrays is refused with the reason, never
 /// rewritten. `None` when nothing was added.
 pub(super) fn merge_hooks(existing: Option<&str>) -> std::result::Result<Option<String>, String> {
-    let mut root: Map<String, Value> = match existing {
-        None => Map::new(),
-        Some(text) if text.trim().is_empty() => Map::new(),
-        Some(text) => match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(m)) => m,
-            Ok(_) => return Err("it is not a JSON object".into()),
-            Err(e) => return Err(format!("it is not valid JSON ({e})")),
-        },
-    };
-    let hooks = root
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(hooks) = hooks else {
-        return Err("its `hooks` is not an object".into());
-    };
-    let mut added = false;
-    for (event, group) in ours() {
-        let groups = hooks
-            .entry(event)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Value::Array(groups) = groups else {
-            return Err(format!("its `hooks.{event}` is not an array"));
-        };
-        if !groups.iter().any(registers_us) {
-            groups.push(group);
-            added = true;
+    merge_json_object(existing, "hooks", |hooks| {
+        let mut added = false;
+        for (event, group) in ours() {
+            let groups = hooks
+                .entry(event)
+                .or_insert_with(|| Value::Array(Vec::new()));
+            let Value::Array(groups) = groups else {
+                return Err(format!("its `hooks.{event}` is not an array"));
+            };
+            if !groups.iter().any(registers_us) {
+                groups.push(group);
+                added = true;
+            }
         }
-    }
-    if !added {
-        return Ok(None);
-    }
-    let mut text = serde_json::to_string_pretty(&Value::Object(root))
-        .map_err(|e| format!("cannot write JSON: {e}"))?;
-    text.push('\n');
-    Ok(Some(text))
+        Ok(added)
+    })
 }
 
 /// Writes or updates the vault's `.codex/hooks.json`.

@@ -26,6 +26,27 @@ pub(crate) fn claude_entry() -> Value {
 /// Other servers and keys stay; a file that is not a JSON object with an
 /// object `mcpServers` is refused with the reason, never rewritten.
 pub(crate) fn merge_mcp_json(existing: Option<&str>) -> Result<Merged, String> {
+    let merged = merge_json_object(existing, "mcpServers", |servers| {
+        if servers.contains_key(NAME) {
+            return Ok(false);
+        }
+        servers.insert(NAME.to_string(), claude_entry());
+        Ok(true)
+    })?;
+    Ok(merged.map_or(Merged::Kept, Merged::Write))
+}
+
+/// Merges into the object under `key` of the JSON text `existing` (none or
+/// blank: a new file) of an agent's configuration: `add` changes that object
+/// and says whether it changed anything. Every other key stays. A text that
+/// is not a JSON object, or whose `key` is not an object, is refused with
+/// the reason (as is an `Err` of `add`). Returns the new text, pretty-printed
+/// with a final newline, or `None` when `add` changed nothing.
+pub(crate) fn merge_json_object(
+    existing: Option<&str>,
+    key: &str,
+    add: impl FnOnce(&mut Map<String, Value>) -> Result<bool, String>,
+) -> Result<Option<String>, String> {
     let mut root: Map<String, Value> = match existing {
         None => Map::new(),
         Some(text) if text.trim().is_empty() => Map::new(),
@@ -35,20 +56,17 @@ pub(crate) fn merge_mcp_json(existing: Option<&str>) -> Result<Merged, String> {
             Err(e) => return Err(format!("it is not valid JSON ({e})")),
         },
     };
-    let servers = root
-        .entry("mcpServers")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(servers) = servers else {
-        return Err("its `mcpServers` is not an object".into());
+    let inner = root.entry(key).or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(inner) = inner else {
+        return Err(format!("its `{key}` is not an object"));
     };
-    if servers.contains_key(NAME) {
-        return Ok(Merged::Kept);
+    if !add(inner)? {
+        return Ok(None);
     }
-    servers.insert(NAME.to_string(), claude_entry());
     let mut text = serde_json::to_string_pretty(&Value::Object(root))
         .map_err(|e| format!("cannot write JSON: {e}"))?;
     text.push('\n');
-    Ok(Merged::Write(text))
+    Ok(Some(text))
 }
 
 /// The block to add to Codex's `~/.codex/config.toml`.

@@ -51,9 +51,12 @@ impl Server {
     }
 }
 
+/// What every tool answers: its result, or a protocol error.
+type Reply = std::result::Result<CallToolResult, ErrorData>;
+
 /// A tool's outcome: JSON (or text) on success, the CLI's message as a tool
 /// error otherwise.
-fn reply<T: Serialize>(r: Result<T>) -> std::result::Result<CallToolResult, ErrorData> {
+fn reply<T: Serialize>(r: Result<T>) -> Reply {
     Ok(match r {
         Ok(v) => match serde_json::to_string_pretty(&v) {
             Ok(s) => CallToolResult::success(vec![ContentBlock::text(s)]),
@@ -191,10 +194,7 @@ impl Server {
         input_schema = schema::<StatusParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn status(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn status(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: StatusParams = args!("status", a);
         let r = crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
             let report = crate::report::build(&a, &self.cfg);
@@ -217,10 +217,7 @@ impl Server {
         input_schema = schema::<ListParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn list(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn list(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: ListParams = args!("list", a);
         reply((|| {
             let kind = p.source.map(SourceParam::kind);
@@ -268,10 +265,7 @@ impl Server {
             open_world_hint = false
         )
     )]
-    fn route(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn route(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: RouteParams = args!("route", a);
         reply((|| {
             let entries: Vec<RouteEntry> = p.entries;
@@ -303,10 +297,7 @@ impl Server {
             open_world_hint = false
         )
     )]
-    fn done(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn done(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: ActParams = args!("done", a);
         reply(self.act(&p.item, Action::Done, p.date.as_deref(), p.dry_run))
     }
@@ -321,10 +312,7 @@ impl Server {
             open_world_hint = false
         )
     )]
-    fn cancel(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn cancel(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: ActParams = args!("cancel", a);
         reply(self.act(&p.item, Action::Cancel, p.date.as_deref(), p.dry_run))
     }
@@ -339,10 +327,7 @@ impl Server {
             open_world_hint = false
         )
     )]
-    fn defer(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn defer(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: DeferParams = args!("defer", a);
         reply(
             parse_date("until", &p.until)
@@ -355,10 +340,7 @@ impl Server {
         input_schema = schema::<ReviewParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn review(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn review(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: ReviewParams = args!("review", a);
         reply(crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
             let report = crate::report::build_with(&a, &self.cfg, crate::report::Trail::Counted);
@@ -376,10 +358,7 @@ impl Server {
         input_schema = schema::<ReviewParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn wrap(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn wrap(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: ReviewParams = args!("wrap", a);
         reply(crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
             let report = crate::report::build_with(&a, &self.cfg, crate::report::Trail::Counted);
@@ -398,10 +377,7 @@ impl Server {
             open_world_hint = false
         )
     )]
-    fn decide(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn decide(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: DecideParams = args!("decide", a);
         reply((|| {
             let answers: Vec<crate::decide::Answer> = p
@@ -436,10 +412,7 @@ impl Server {
         input_schema = schema::<StatsParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn stats(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn stats(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: StatsParams = args!("stats", a);
         let days = p.zombie_days.unwrap_or(self.cfg.stats_zombie_days);
         reply(crate::stats::compute(&self.root, &self.cfg, days))
@@ -450,10 +423,7 @@ impl Server {
         input_schema = schema::<ExtractParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn extract(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn extract(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: ExtractParams = args!("extract", a);
         let path = std::path::Path::new(&p.transcript);
         reply(crate::followups::report(
@@ -470,10 +440,7 @@ impl Server {
         input_schema = schema::<ExplainParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn explain(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn explain(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: ExplainParams = args!("explain", a);
         reply(
             crate::pipeline::analyze(&self.root, &self.cfg)
@@ -486,10 +453,7 @@ impl Server {
         input_schema = schema::<HistoryParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn history(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn history(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: HistoryParams = args!("history", a);
         reply(crate::history::history(&self.root, &self.cfg, &p.item))
     }
@@ -499,10 +463,7 @@ impl Server {
         input_schema = schema::<SearchParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn search(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    fn search(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         let p: SearchParams = args!("search", a);
         reply(self.search_json(p))
     }

@@ -61,8 +61,7 @@ fn snapshot(v: &Vault) -> Vec<(String, Vec<u8>)> {
 
 /// Runs a command that must succeed.
 fn ok(v: &Vault, args: &[&str]) -> String {
-    let out = v.cmd().args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let out = v.test().args(args).run().output;
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -88,11 +87,10 @@ fn done_by_id_ticks_the_checkbox_and_changes_nothing_else() {
 fn done_without_checkbox_writes_a_done_entry_that_resolves_every_day() {
     let v = vault();
     let out = v
-        .cmd()
+        .test()
         .args(["done", "retry the flaky test", "--date", "2026-05-07"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run()
+        .output;
     let id = String::from_utf8(out.stdout).unwrap();
     assert!(id.starts_with("done: "), "{id}");
     assert!(
@@ -137,7 +135,7 @@ fn cancel_marks_checkboxes_and_records_plain_items_as_skipped() {
             .contains("- [-] add lock timeout\n")
     );
     let out = v
-        .cmd()
+        .test()
         .args([
             "cancel",
             "publish the crate",
@@ -146,9 +144,8 @@ fn cancel_marks_checkboxes_and_records_plain_items_as_skipped() {
             "--format",
             "json",
         ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run()
+        .output;
     let acted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         acted["changes"],
@@ -205,12 +202,10 @@ fn defer_writes_a_start_date_in_the_file_style() {
         v.read("journal/2026-05-06.md")
             .contains("- retry the flaky test 🛫 2026-06-01\n")
     );
-    let bad = v
-        .cmd()
+    v.test()
         .args(["defer", "later", "--until", "next week"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2));
+        .status(2)
+        .run();
 }
 
 #[test]
@@ -220,8 +215,12 @@ fn ambiguous_text_lists_candidates_and_writes_nothing() {
         "- [ ] update the docs for route\n- [ ] update the docs for regen\n",
     );
     let before = snapshot(&v);
-    let out = v.cmd().args(["done", "update the docs"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(65));
+    let out = v
+        .test()
+        .args(["done", "update the docs"])
+        .status(65)
+        .run()
+        .output;
     let err = stderr(&out);
     assert!(
         err.contains("\"update the docs\" matches 2 open items:"),
@@ -245,8 +244,7 @@ fn ambiguous_text_lists_candidates_and_writes_nothing() {
     );
     assert_eq!(snapshot(&v), before);
     // A short word is never looked up as a part of a text.
-    let out = v.cmd().args(["done", "the"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(65));
+    let out = v.test().args(["done", "the"]).status(65).run().output;
     assert!(
         stderr(&out).contains("no open item matches \"the\""),
         "{}",
@@ -267,20 +265,17 @@ fn an_id_that_no_longer_exists_is_refused() {
     let id = id_of(&v, "port to Windows");
     ok(&v, &["done", &id]);
     let before = snapshot(&v);
-    let out = v.cmd().args(["done", &id]).output().unwrap();
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    let out = v.test().args(["done", &id]).status(65).run().output;
     assert!(
         stderr(&out).contains(&format!("no open item matches {id:?}")),
         "{}",
         stderr(&out)
     );
     assert_eq!(snapshot(&v), before);
-    let out = v
-        .cmd()
+    v.test()
         .args(["cancel", "nothing like this at all"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(65));
+        .status(65)
+        .run();
 }
 
 #[test]
@@ -290,8 +285,12 @@ fn a_read_only_file_is_refused_with_nothing_written() {
     let path = v.join("projects/wrap-cli/todos.md");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
     let before = snapshot(&v);
-    let out = v.cmd().args(["done", "port to Windows"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(73), "{}", stderr(&out));
+    let out = v
+        .test()
+        .args(["done", "port to Windows"])
+        .status(73)
+        .run()
+        .output;
     assert!(
         stderr(&out).contains(
             "cannot write projects/wrap-cli/todos.md: the file is read-only; nothing was written"
@@ -321,11 +320,10 @@ fn dry_run_prints_a_diff_and_writes_nothing() {
     let v = vault();
     let before = snapshot(&v);
     let out = v
-        .cmd()
+        .test()
         .args(["done", "port to Windows", "--dry-run"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run()
+        .output;
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("done (dry run): "), "{text}");
     assert!(
@@ -366,11 +364,10 @@ fn regen_updates_the_dashboard_under_the_same_lock() {
     v.json(&["regen", "--format", "json"]);
     assert!(v.read("ACTIVE-STATUS.md").contains("port to Windows"));
     let out = v
-        .cmd()
+        .test()
         .args(["done", "port to Windows", "--regen"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run()
+        .output;
     assert!(
         stderr(&out).contains("ACTIVE-STATUS.md: written (3 open, 3 shown)"),
         "{}",
@@ -437,12 +434,11 @@ fn route_from_replaces_a_captured_item_in_the_same_step() {
     let v = inbox_vault();
     let batch = r#"[{"text": "Benchmark the parser on the large vault", "to": "project", "project": "wrap-cli", "replaces": "benchmark the parser"}]"#;
     let out = v
-        .cmd()
+        .test()
         .args(["route", "--from", "-", "--format", "json"])
-        .write_stdin(batch)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .stdin(batch)
+        .run()
+        .output;
     let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(results[0]["status"], "added");
     assert_eq!(results[0]["replaced"], json!([format!("{INBOX}:7")]));
@@ -475,26 +471,22 @@ fn route_from_replaces_refuses_an_item_that_is_not_captured() {
     let before = snapshot(&v);
     let batch = r#"[{"text": "x y z", "to": "journal", "replaces": "port to Windows"}]"#;
     let out = v
-        .cmd()
+        .test()
         .args(["route", "--from", "-"])
-        .write_stdin(batch)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+        .stdin(batch)
+        .status(65)
+        .run()
+        .output;
     assert!(
         stderr(&out).contains("route entry 1: `replaces` \"port to Windows\" names an open item with no captured inbox place; nothing was written"),
         "{}",
         stderr(&out)
     );
-    let out = v
-        .cmd()
+    v.test()
         .args(["route", "--from", "-"])
-        .write_stdin(
-            r#"[{"text": "x y z", "to": "journal", "replaces": "nothing like it at all"}]"#,
-        )
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+        .stdin(r#"[{"text": "x y z", "to": "journal", "replaces": "nothing like it at all"}]"#)
+        .status(65)
+        .run();
     assert_eq!(snapshot(&v), before);
 }
 
@@ -556,12 +548,11 @@ fn the_guide_inbox_triage_recipe_keeps_the_routed_item_open() {
             ),
         };
         let out = v
-            .cmd()
+            .test()
             .args(args.split_whitespace())
-            .write_stdin(stdin)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{command}: {}", stderr(&out));
+            .stdin(stdin)
+            .run()
+            .output;
         assert_eq!(crate::common::stdout(&out), *expected, "{command}");
     }
     assert!(v.read(INBOX).contains("- [x] benchmark the parser\n"));
@@ -590,12 +581,9 @@ fn done_on_a_capture_alone_ticks_it_and_writes_a_done_entry() {
         INBOX,
         "# Captured\n\n<!-- project: wrap-cli -->\n\n### Next (captured)\n\n- [ ] benchmark the parser\n",
     );
-    let out = v
-        .cmd()
+    v.test()
         .args(["--today", "2026-05-07", "done", "benchmark the parser"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run();
     assert!(v.read(INBOX).contains("- [x] benchmark the parser\n"));
     assert_eq!(
         v.read("journal/2026-05-07.md"),
@@ -612,30 +600,24 @@ fn writes_date_their_entries_with_today_from_the_flag_or_the_variable() {
         "journal/2026-05-06.md",
         "# 2026-05-06\n\n## Session: lock (wrap-cli)\n\n### Next\n\n- retry the flaky test\n- publish the crate\n- write the notes\n",
     );
-    let out = v
-        .cmd()
+    v.test()
         .args(["--today", "2026-05-08", "done", "retry the flaky test"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run();
     assert!(
         v.read("journal/2026-05-08.md")
             .contains("- retry the flaky test\n")
     );
-    let out = v
-        .cmd()
+    v.test()
         .env("ACTIVE_STATUS_TODAY", "2026-05-09")
         .args(["cancel", "publish the crate"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run();
     assert!(
         v.read("journal/2026-05-09.md")
             .contains("- publish the crate\n")
     );
     // A deferral date not after today is written, with a warning.
     let out = v
-        .cmd()
+        .test()
         .args([
             "--today",
             "2026-05-09",
@@ -644,9 +626,8 @@ fn writes_date_their_entries_with_today_from_the_flag_or_the_variable() {
             "--until",
             "2026-05-01",
         ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run()
+        .output;
     assert_eq!(
         stderr(&out),
         "warning: deferred until 2026-05-01, which is not after today (2026-05-09); was a later date meant?\n"
@@ -663,12 +644,7 @@ fn writes_date_their_entries_with_today_from_the_flag_or_the_variable() {
 fn history_and_explain_find_an_item_done_by_ticking_its_only_place() {
     let v = vault();
     let id = id_of(&v, "port to Windows");
-    let out = v
-        .cmd()
-        .args(["--today", "2026-05-06", "done", &id])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    v.test().args(["--today", "2026-05-06", "done", &id]).run();
     for query in [
         "port to Windows",
         id.as_str(),

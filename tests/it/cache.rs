@@ -20,8 +20,7 @@ fn vault() -> Vault {
 }
 
 fn ok(v: &Vault, args: &[&str]) -> String {
-    let out = v.cmd().args(args).output().expect("run");
-    assert!(out.status.success(), "{args:?}: {out:?}");
+    let out = v.test().args(args).run().output;
     stdout(&out)
 }
 
@@ -84,13 +83,10 @@ fn no_cache_flag_config_key_and_variable_turn_it_off() {
     assert!(!v.exists(".agents/cache"));
     let r = v.json(&["audit", "--no-cache", "--format", "json"]);
     assert!(r["audit"].get("cache").is_none(), "{}", r["audit"]);
-    let out = v
-        .cmd()
+    v.test()
         .env("ACTIVE_STATUS_CACHE", "false")
         .args(["regen"])
-        .output()
-        .expect("run");
-    assert!(out.status.success());
+        .run();
     assert!(!v.exists(".agents/cache"));
     v.write(".agents/active-status.toml", "cache = false\n");
     ok(&v, &["regen"]);
@@ -156,13 +152,12 @@ fn session_start(v: &Vault, flags: &[&str]) -> String {
 fn session_start_noted(v: &Vault, flags: &[&str]) -> (String, Option<bool>) {
     let input = serde_json::json!({"cwd": v.path(), "source": "startup"}).to_string();
     let out = v
-        .cmd()
+        .test()
         .args(flags)
         .args(["-v", "hook", "session-start"])
-        .write_stdin(input)
-        .output()
-        .expect("run");
-    assert!(out.status.success(), "{out:?}");
+        .stdin(input)
+        .run()
+        .output;
     let err = String::from_utf8_lossy(&out.stderr);
     let hit = if err.contains("active-status hook: result cache: hit") {
         Some(true)

@@ -3,7 +3,7 @@
 //! rules search a lowercase copy and cut the original, so `extract` must
 //! neither panic nor cut inside a character.
 
-use crate::common::{Vault, stderr};
+use crate::common::Vault;
 
 use active_status::transcript::{Options, extract_bytes};
 use proptest::prelude::*;
@@ -19,12 +19,9 @@ fn extract_on_a_plain_transcript_with_a_kelvin_sign_exits_zero() {
         "Assistant: \u{212A} é add your API key to the config.\n",
     )
     .expect("write transcript");
-    let out = v
-        .cmd()
+    v.test()
         .args(["extract", "--transcript", path.to_str().expect("utf-8")])
-        .output()
-        .expect("run binary");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        .run();
 }
 
 #[test]
@@ -37,7 +34,7 @@ fn a_non_ascii_keyword_between_characters_that_shrink_and_grow_is_cut_at_its_own
     std::fs::write(&path, "User: hi\n\nAssistant: ẞ 下一步：补充测试 İ\n")
         .expect("write transcript");
     let out = v
-        .cmd()
+        .test()
         .args([
             "extract",
             "--transcript",
@@ -45,9 +42,8 @@ fn a_non_ascii_keyword_between_characters_that_shrink_and_grow_is_cut_at_its_own
             "--format",
             "json",
         ])
-        .output()
-        .expect("run binary");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        .run()
+        .output;
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let texts: Vec<&str> = json["candidates"]
         .as_array()

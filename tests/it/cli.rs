@@ -1,7 +1,7 @@
 //! End-to-end tests of the command line (docs/FORMAT.md §5–8, §11): what `regen`,
 //! `audit`, `list` and `config` print, write and exit with.
 
-use crate::common::{Vault, bare_cmd, texts};
+use crate::common::{Test, Vault, bare_cmd, texts};
 use crate::common::{stderr, stdout};
 
 use serde_json::Value;
@@ -66,11 +66,6 @@ fn small_vault() -> Vault {
 fn parse(out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("invalid JSON ({e}):\n{}", stdout(out)))
-}
-
-/// Runs the binary against `v` with `args`, returning the raw output.
-fn run(v: &Vault, args: &[&str]) -> std::process::Output {
-    v.cmd().args(args).output().expect("run binary")
 }
 
 // ---------------------------------------------------------------------------
@@ -293,28 +288,35 @@ fn assert_report_shape(r: &Value) {
         assert!(t["open"].is_u64() && t["done"].is_u64());
     }
     let a = &r["audit"];
+    // The counts every report has, then the other keys of `audit`.
+    let counts = [
+        "files_scanned",
+        "collected",
+        "resolved",
+        "duplicates_merged",
+        "open",
+        "shown",
+        "overflow",
+    ];
     assert_keys(
         a,
         &[
-            "files_scanned",
-            "sources",
-            "collected",
-            "resolved",
-            "duplicates_merged",
-            "open",
-            "shown",
-            "overflow",
-            "deferred",
-            "blocked",
-            "review",
-            "non_task",
-            "excluded_files",
-            "read_whole",
-            "untagged_warnings",
-            "potentially_lost",
-            "warnings",
-            "cache",
-        ],
+            &counts[..],
+            &[
+                "sources",
+                "deferred",
+                "blocked",
+                "review",
+                "non_task",
+                "excluded_files",
+                "read_whole",
+                "untagged_warnings",
+                "potentially_lost",
+                "warnings",
+                "cache",
+            ],
+        ]
+        .concat(),
         "audit",
     );
     assert_keys(
@@ -326,15 +328,7 @@ fn assert_report_shape(r: &Value) {
     for k in KINDS {
         assert!(a["sources"][k].is_u64(), "audit.sources.{k}");
     }
-    for k in [
-        "files_scanned",
-        "collected",
-        "resolved",
-        "duplicates_merged",
-        "open",
-        "shown",
-        "overflow",
-    ] {
+    for k in counts {
         assert!(a[k].is_u64(), "audit.{k} is a count");
     }
     for u in a["untagged_warnings"].as_array().expect("array") {
@@ -388,7 +382,7 @@ fn mtime_and_inode(p: &Path) -> (std::time::SystemTime, u64) {
 #[test]
 fn dry_run_writes_nothing_and_prints_the_audit() {
     let v = small_vault();
-    let out = run(&v, &["regen", "--dry-run"]);
+    let out = v.output(&["regen", "--dry-run"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("collected 2"), "audit on stdout:\n{text}");
@@ -436,7 +430,7 @@ fn regen_writes_then_second_run_changes_nothing() {
 #[test]
 fn check_reports_missing_current_and_stale() {
     let v = small_vault();
-    let out = run(&v, &["regen", "--check"]);
+    let out = v.output(&["regen", "--check"]);
     assert_eq!(out.status.code(), Some(1), "missing dashboard is stale");
     assert!(
         stderr(&out).to_lowercase().contains("missing"),
@@ -447,7 +441,7 @@ fn check_reports_missing_current_and_stale() {
     assert!(!v.exists(LOCKS), "--check writes nothing");
 
     v.cmd().arg("regen").assert().success();
-    let out = run(&v, &["regen", "--check"]);
+    let out = v.output(&["regen", "--check"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     let dash = v.read(DASH);
@@ -456,7 +450,7 @@ fn check_reports_missing_current_and_stale() {
         "journal/2026-05-06.md",
         "## Session: x (wrap-cli)\n### Next\n- [ ] add lock timeout\n- [ ] ship the release\n",
     );
-    let out = run(&v, &["regen", "--check"]);
+    let out = v.output(&["regen", "--check"]);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -477,7 +471,7 @@ fn check_reports_missing_current_and_stale() {
 fn written_and_changed_semantics() {
     let v = small_vault();
     let flags = |args: &[&str]| -> (Option<i32>, Value) {
-        let out = run(&v, args);
+        let out = v.output(args);
         (out.status.code(), parse(&out))
     };
     let (code, r) = flags(&["regen", "--check", "--format", "json"]);
@@ -665,10 +659,10 @@ fn list_filters_by_project_source_and_limit() {
     ]);
     assert_eq!(texts(&combo["items"]), vec!["release 0.2"]);
 
-    let none = run(&v, &["list", "--project", "nobody", "--format", "json"]);
+    let none = v.output(&["list", "--project", "nobody", "--format", "json"]);
     assert_eq!(none.status.code(), Some(65), "{}", stderr(&none));
 
-    let text = stdout(&run(&v, &["list", "--project", "docs"]));
+    let text = stdout(&v.output(&["list", "--project", "docs"]));
     assert!(text.contains("write the guide"), "{text}");
     assert!(!text.contains("release 0.2"), "{text}");
 }
@@ -719,7 +713,7 @@ const FORMAT_KEYS: &[&str] = &[
 #[test]
 fn config_prints_every_key_with_default_origin() {
     let v = Vault::new();
-    let map = config_map(&run(&v, &["config"]));
+    let map = config_map(&v.output(&["config"]));
     for key in FORMAT_KEYS.iter().chain(active_status::config::KEYS) {
         let (_, origin) = map
             .get(*key)
@@ -764,8 +758,7 @@ fn lock_flags_are_offered_only_where_the_lock_is_taken() {
     let v = Vault::new().file("journal/2026-05-06.md", "## Next\n- [ ] x\n");
     for sub in ["config", "audit", "list", "stats", "extract", "history"] {
         for flag in [&["--lock-timeout", "3"][..], &["--no-wait"][..]] {
-            let out = v.cmd().arg(sub).args(flag).output().unwrap();
-            assert_eq!(out.status.code(), Some(2), "{sub} {flag:?}");
+            let out = v.test().arg(sub).args(flag).status(2).run().output;
             assert!(
                 stderr(&out).contains(&format!("unexpected argument '{}'", flag[0])),
                 "{sub} {flag:?}: {}",
@@ -881,13 +874,13 @@ fn config_file_flag_missing_is_74() {
     let v = Vault::new();
     let missing = v.join("nope/missing.toml");
     let out = v
-        .cmd()
+        .test()
         .arg("--config")
         .arg(&missing)
         .arg("regen")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(74));
+        .status(74)
+        .run()
+        .output;
     assert!(stderr(&out).contains("missing.toml"), "{}", stderr(&out));
     assert!(!v.exists(DASH));
 }
@@ -898,7 +891,7 @@ fn unknown_key_in_vault_config_names_file_line_and_key() {
         ".agents/active-status.toml",
         "cap = 3\n[dedup]\nthreshhold = 0.9\n",
     );
-    let out = run(&v, &["regen"]);
+    let out = v.output(&["regen"]);
     assert_eq!(out.status.code(), Some(65));
     let err = stderr(&out);
     assert!(err.contains(".agents/active-status.toml"), "file: {err}");
@@ -910,7 +903,7 @@ fn unknown_key_in_vault_config_names_file_line_and_key() {
 #[test]
 fn unknown_top_level_key_is_65() {
     let v = small_vault().file(".agents/active-status.toml", "\n\ncolour = \"red\"\n");
-    let out = run(&v, &["audit"]);
+    let out = v.output(&["audit"]);
     assert_eq!(out.status.code(), Some(65));
     let err = stderr(&out);
     assert!(err.contains("line 3") && err.contains("colour"), "{err}");
@@ -919,7 +912,7 @@ fn unknown_top_level_key_is_65() {
 #[test]
 fn wrong_type_in_vault_config_names_line_and_key() {
     let v = small_vault().file(".agents/active-status.toml", "\ncap = \"many\"\n");
-    let out = run(&v, &["audit"]);
+    let out = v.output(&["audit"]);
     assert_eq!(out.status.code(), Some(65));
     let err = stderr(&out);
     assert!(err.contains(".agents/active-status.toml"), "file: {err}");
@@ -957,8 +950,13 @@ fn bad_env_value_names_the_variable() {
         ("ACTIVE_STATUS_FOLLOW_SYMLINKS", "maybe"),
         ("ACTIVE_STATUS_DEDUP_THRESHOLD", "2"),
     ] {
-        let out = v.cmd().env(var, value).arg("audit").output().unwrap();
-        assert_eq!(out.status.code(), Some(65), "{var}={value}");
+        let out = v
+            .test()
+            .env(var, value)
+            .arg("audit")
+            .status(65)
+            .run()
+            .output;
         assert!(
             stderr(&out).contains(var),
             "{var}={value}: {}",
@@ -1029,61 +1027,53 @@ fn root_at_a_missing_dir_is_66() {
 fn active_status_root_is_used_without_root_flag() {
     let Some(dir) = vault_free_dir() else { return };
     let v = small_vault();
-    let out = bare_cmd()
+    let ran = v
+        .test()
+        .no_root()
         .current_dir(dir.path())
         .env("XDG_CONFIG_HOME", dir.path())
         .env("ACTIVE_STATUS_ROOT", v.path())
-        .args(["list", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(
-        texts(&parse(&out)["items"]),
-        vec!["add lock timeout", "write docs"]
-    );
+        .args(["list", "--format", "json"]);
+    assert_eq!(listed(ran), SMALL);
 }
+
+/// The open texts a `list --format json` run prints (it must exit 0).
+#[track_caller]
+fn listed(list: Test<'_>) -> Vec<String> {
+    texts(&list.run().json()["items"])
+}
+
+/// What `small_vault` lists.
+const SMALL: [&str; 2] = ["add lock timeout", "write docs"];
 
 #[test]
 fn root_flag_wins_over_active_status_root() {
     let v = small_vault();
     let other = Vault::new().file("journal/2026-01-01.md", "### Next\n- [ ] elsewhere\n");
-    let out = v
-        .cmd()
+    let ran = v
+        .test()
         .env("ACTIVE_STATUS_ROOT", other.path())
-        .args(["list", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        texts(&parse(&out)["items"]),
-        vec!["add lock timeout", "write docs"]
-    );
+        .args(["list", "--format", "json"]);
+    assert_eq!(listed(ran), SMALL);
 }
 
 #[test]
 fn discovery_from_a_subdirectory_finds_the_root() {
     let v = small_vault().project("x").file("projects/x/notes.txt", "");
     let sub = v.join("projects/x");
-    let out = bare_cmd()
-        .current_dir(&sub)
-        .env("XDG_CONFIG_HOME", v.join("no-such-config"))
-        .args(["list", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(
-        texts(&parse(&out)["items"]),
-        vec!["add lock timeout", "write docs"]
-    );
-
+    let from_sub = || {
+        v.test()
+            .no_root()
+            .current_dir(&sub)
+            .env("XDG_CONFIG_HOME", v.join("no-such-config"))
+    };
+    assert_eq!(listed(from_sub().args(["list", "--format", "json"])), SMALL);
     // regen from there writes the dashboard at the root.
-    bare_cmd()
-        .current_dir(&sub)
-        .env("XDG_CONFIG_HOME", v.join("no-such-config"))
+    from_sub()
         .arg("regen")
-        .assert()
-        .success();
-    assert!(v.exists(DASH));
-    assert!(!v.exists("projects/x/ACTIVE-STATUS.md"));
+        .expect_file_has(DASH, "add lock timeout")
+        .expect_no_file("projects/x/ACTIVE-STATUS.md")
+        .run();
 }
 
 #[test]
@@ -1097,14 +1087,12 @@ fn discovery_via_journal_dir_only() {
         "### Next\n- [ ] nested journal item\n",
     )
     .unwrap();
-    let out = bare_cmd()
+    let ran = Test::new()
+        .no_root()
         .current_dir(root.join("journal/2026"))
         .env("XDG_CONFIG_HOME", dir.path())
-        .args(["list", "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(texts(&parse(&out)["items"]), vec!["nested journal item"]);
+        .args(["list", "--format", "json"]);
+    assert_eq!(listed(ran), ["nested journal item"]);
 }
 
 // ---------------------------------------------------------------------------
@@ -1123,7 +1111,7 @@ fn unreadable_source_is_74_naming_the_file() {
         eprintln!("note: running with privileges that read a mode-000 file; 74 test skipped");
         return;
     }
-    let out = run(&v, &["regen"]);
+    let out = v.output(&["regen"]);
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     assert_eq!(out.status.code(), Some(74), "{}", stderr(&out));
     assert!(
@@ -1140,7 +1128,7 @@ fn broken_template_is_65() {
         .file("t.tera", "{% if %}\n")
         .file(".agents/active-status.toml", "template = \"t.tera\"\n");
     for args in [&["regen"][..], &["regen", "--dry-run"][..], &["audit"][..]] {
-        let out = run(&v, args);
+        let out = v.output(args);
         assert_eq!(out.status.code(), Some(65), "{args:?}: {}", stderr(&out));
         assert!(
             stderr(&out).to_lowercase().contains("template"),
@@ -1154,7 +1142,7 @@ fn broken_template_is_65() {
 #[test]
 fn missing_template_is_74() {
     let v = small_vault().file(".agents/active-status.toml", "template = \"gone.tera\"\n");
-    let out = run(&v, &["regen"]);
+    let out = v.output(&["regen"]);
     assert_eq!(out.status.code(), Some(74), "{}", stderr(&out));
     assert!(stderr(&out).contains("gone.tera"), "{}", stderr(&out));
 }
@@ -1185,7 +1173,7 @@ fn unwritable_output_directory_is_73() {
             ".agents/active-status.toml",
             "output = \"ro/ACTIVE-STATUS.md\"\n",
         );
-    let out = run(&v, &["regen"]);
+    let out = v.output(&["regen"]);
     assert_eq!(out.status.code(), Some(73), "{}", stderr(&out));
     assert!(stderr(&out).contains("ro"), "{}", stderr(&out));
     assert_eq!(v.read("ro"), "a regular file, not a directory\n");
@@ -1202,7 +1190,7 @@ fn usage_errors_are_2() {
         &["regen", "--lock-timeout", "soon"][..],
         &["list", "--limit", "-3"][..],
     ] {
-        let out = run(&v, args);
+        let out = v.output(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
     }
     assert!(!v.exists(DASH));
@@ -1219,7 +1207,7 @@ fn quiet_prints_nothing_on_stdout() {
         &["-q", "list"][..],
         &["-q", "regen", "--check"][..],
     ] {
-        let out = run(&v, args);
+        let out = v.output(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?} printed: {}", stdout(&out));
     }
@@ -1287,11 +1275,11 @@ fn list_with_an_unknown_project_exits_65_naming_the_known_ones() {
         .project("wrap-cli")
         .file("journal/2026-05-06.md", "## Next\n- [ ] (alpha) x\n");
     let out = v
-        .cmd()
+        .test()
         .args(["list", "--project", "nosuch"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+        .status(65)
+        .run()
+        .output;
     assert!(
         stderr(&out)
             .contains("no project \"nosuch\" in this vault\nhint: known projects: alpha, wrap-cli"),
@@ -1299,12 +1287,7 @@ fn list_with_an_unknown_project_exits_65_naming_the_known_ones() {
         stderr(&out)
     );
     // A known project with nothing open is not an error.
-    let out = v
-        .cmd()
-        .args(["list", "--project", "wrap-cli"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    v.test().args(["list", "--project", "wrap-cli"]).run();
 }
 
 // ---------------------------------------------------------------- dates on the command line
@@ -1342,8 +1325,7 @@ fn a_bad_date_on_the_command_line_is_a_usage_error_naming_its_flag() {
         ),
     ];
     for (args, message) in cases {
-        let out = v.cmd().args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let out = v.test().args(args).status(2).run().output;
         assert!(
             stderr(&out).starts_with(message),
             "{args:?}: {}",
@@ -1351,12 +1333,12 @@ fn a_bad_date_on_the_command_line_is_a_usage_error_naming_its_flag() {
         );
     }
     let out = v
-        .cmd()
+        .test()
         .env("ACTIVE_STATUS_TODAY", "1969-12-31")
         .args(["list"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        .status(2)
+        .run()
+        .output;
     assert_eq!(
         stderr(&out),
         "error: ACTIVE_STATUS_TODAY \"1969-12-31\": 1969-12-31 is outside the years 1970–2100\n"
@@ -1367,15 +1349,19 @@ fn a_bad_date_on_the_command_line_is_a_usage_error_naming_its_flag() {
 fn usage_lines_show_what_is_missing_and_not_the_environment() {
     let v = Vault::new();
     let out = v
-        .cmd()
+        .test()
         .env("ACTIVE_STATUS_TODAY", "2026-05-06")
         .args(["extract"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+        .status(2)
+        .run()
+        .output;
     assert!(!stderr(&out).contains("--today"), "{}", stderr(&out));
-    let out = v.cmd().args(["extract", "--since", "7d"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = v
+        .test()
+        .args(["extract", "--since", "7d"])
+        .status(2)
+        .run()
+        .output;
     assert!(
         stderr(&out)
             .starts_with("error: the following required arguments were not provided:\n  --sweep\n"),
@@ -1411,12 +1397,9 @@ fn list_marks_blocked_items_and_the_dashboard_shows_priorities() {
             .any(|l| l.contains("set up the database  (projects/p/todos.md:3")),
         "{text}"
     );
-    let out = v
-        .cmd()
+    v.test()
         .args(["--today", "2026-05-06", "regen", "-q"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run();
     let dash = v.read(DASH);
     assert!(
         dash.contains("**p** · set up the database · ⏫ high · ["),

@@ -16,12 +16,11 @@ fn a_missing_user_config_is_not_an_error() {
     let v = Vault::new();
     let home = tempfile::tempdir().expect("tempdir");
     let out = v
-        .cmd()
+        .test()
         .env("XDG_CONFIG_HOME", home.path().join("no/such/dir"))
         .arg("config")
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        .run()
+        .output;
     assert_eq!(stderr(&out), "");
     assert_eq!(cap_line(&out), "cap = 15  # default");
 }
@@ -33,12 +32,11 @@ fn an_unreadable_user_config_is_a_warning() {
     // A folder where the file should be: reading it fails (as root too).
     std::fs::create_dir_all(home.path().join("active-status/config.toml")).expect("mkdir");
     let out = v
-        .cmd()
+        .test()
         .env("XDG_CONFIG_HOME", home.path())
         .arg("config")
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        .run()
+        .output;
     let err = stderr(&out);
     assert!(
         err.starts_with("warning: cannot read the user configuration ")
@@ -49,12 +47,11 @@ fn an_unreadable_user_config_is_a_warning() {
     assert_eq!(cap_line(&out), "cap = 15  # default");
     // -q silences the warning, not the run.
     let out = v
-        .cmd()
+        .test()
         .env("XDG_CONFIG_HOME", home.path())
         .args(["-q", "audit"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        .run()
+        .output;
     assert_eq!(stderr(&out), "");
 }
 
@@ -62,8 +59,7 @@ fn an_unreadable_user_config_is_a_warning() {
 fn an_unreadable_vault_config_is_an_error() {
     let v = Vault::new();
     std::fs::create_dir_all(v.join(".agents/active-status.toml")).expect("mkdir");
-    let out = v.cmd().arg("config").output().expect("run");
-    assert_eq!(out.status.code(), Some(74), "{}", stderr(&out));
+    let out = v.test().arg("config").status(74).run().output;
     assert!(
         stderr(&out).contains("cannot read configuration"),
         "{}",
@@ -89,8 +85,7 @@ fn type_errors_are_in_words() {
     ];
     for (text, want) in cases {
         let v = Vault::new().file(".agents/active-status.toml", text);
-        let out = v.cmd().arg("config").output().expect("run");
-        assert_eq!(out.status.code(), Some(65), "{text}");
+        let out = v.test().arg("config").status(65).run().output;
         let err = stderr(&out);
         assert!(err.contains(want), "{text}: {err}");
         assert!(
@@ -104,13 +99,12 @@ fn type_errors_are_in_words() {
 fn environment_values_need_no_quotes_and_empty_means_unset() {
     let v = Vault::new();
     let out = v
-        .cmd()
+        .test()
         .env("ACTIVE_STATUS_SOURCES_JOURNAL", "days")
         .env("ACTIVE_STATUS_CAP", "")
         .arg("config")
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        .run()
+        .output;
     let text = stdout(&out);
     assert!(
         text.lines()
@@ -137,8 +131,7 @@ fn environment_values_need_no_quotes_and_empty_means_unset() {
 #[test]
 fn a_config_file_that_is_not_utf8_is_bad_data() {
     let v = Vault::new().file(".agents/active-status.toml", b"cap = 5\n# caf\xe9\n");
-    let out = v.cmd().arg("config").output().unwrap();
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    let out = v.test().arg("config").status(65).run().output;
     assert!(
         stderr(&out).contains("active-status.toml")
             && stderr(&out).contains("line 2: not valid UTF-8"),

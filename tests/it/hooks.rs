@@ -3,7 +3,7 @@
 //! object; `hook pre-compact` captures a transcript's orphans into a new inbox
 //! file without the lock. Neither ever fails the host.
 
-use crate::common::{Vault, bare_cmd, texts};
+use crate::common::{Vault, assert_status, bare_cmd, texts};
 use crate::common::{stderr, stdout};
 
 use serde_json::{Value, json};
@@ -16,15 +16,18 @@ const INBOX: &str = ".agents/inbox";
 
 /// Runs `hook EVENT` with `stdin`, without `--root`: the vault must come from
 /// the JSON `cwd`. The process itself runs in `run_in` (outside any vault).
+/// Hooks always exit 0 (docs/FORMAT.md): checked here for every run.
 fn hook_in(event: &str, stdin: &str, run_in: &Path, home: &Path) -> Output {
-    bare_cmd()
+    let out = bare_cmd()
         .env("XDG_CONFIG_HOME", home)
         .env("HOME", home)
         .current_dir(run_in)
         .args(["hook", event])
         .write_stdin(stdin)
         .output()
-        .expect("run binary")
+        .expect("run binary");
+    assert_status(&out, 0, &format!("hook {event}"));
+    out
 }
 
 /// A neutral place to run from and a clean config home.
@@ -187,14 +190,12 @@ fn session_start_without_a_vault_prints_nothing() {
     let env = Env::new();
     let nowhere = tempfile::tempdir().expect("tempdir");
     let out = env.hook("session-start", &start_input(nowhere.path()));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
     // ...also when the cwd does not exist at all.
     let out = env.hook(
         "session-start",
         &start_input(&nowhere.path().join("gone/away")),
     );
-    assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
 }
 
@@ -220,7 +221,6 @@ fn session_start_with_garbage_stdin_explains_on_stderr() {
     let env = Env::new();
     for input in ["this is not json", "{\"cwd\": ", "[1, 2"] {
         let out = env.hook("session-start", input);
-        assert_eq!(out.status.code(), Some(0), "{input}");
         assert!(out.stdout.is_empty(), "{input}: {}", stdout(&out));
         let err = stderr(&out);
         assert!(err.contains("not JSON"), "{input}: {err}");
@@ -231,7 +231,6 @@ fn session_start_with_garbage_stdin_explains_on_stderr() {
 fn session_start_with_empty_stdin_exits_0() {
     let env = Env::new();
     let out = env.hook("session-start", "");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
 }
 
@@ -240,7 +239,6 @@ fn a_broken_vault_config_does_not_fail_the_host() {
     let v = lock_vault().file(".agents/active-status.toml", "cap = \"many\"\n");
     let env = Env::new();
     let out = env.hook("session-start", &start_input(v.path()));
-    assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
     assert!(
         stderr(&out).contains("active-status.toml"),
@@ -318,8 +316,7 @@ fn pre_compact_captures_orphans_into_a_new_inbox_file() {
     let env = Env::new();
     let input = compact_input(&transcript, &v.join("projects/wrap-cli"));
 
-    let out = env.hook("pre-compact", &input);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    env.hook("pre-compact", &input);
     let files = inbox_files(&v);
     assert_eq!(files.len(), 1, "{files:?}");
     assert!(is_capture_name(&files[0]), "{files:?}");
@@ -343,8 +340,7 @@ fn pre_compact_captures_orphans_into_a_new_inbox_file() {
     );
 
     // Again: the orphans are persisted now, so nothing new is written.
-    let out = env.hook("pre-compact", &input);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    env.hook("pre-compact", &input);
     assert_eq!(inbox_files(&v), files);
 
     // The captured items are open items of the `captured` source.
@@ -398,8 +394,7 @@ fn pre_compact_outside_a_known_project_writes_untagged_items() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let transcript = write_transcript(tmp.path());
     let env = Env::new();
-    let out = env.hook("pre-compact", &compact_input(&transcript, v.path()));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    env.hook("pre-compact", &compact_input(&transcript, v.path()));
     let files = inbox_files(&v);
     assert_eq!(files.len(), 1, "{files:?}");
     let body = v.read(&format!("{INBOX}/{}", files[0]));
@@ -420,7 +415,6 @@ fn pre_compact_with_a_missing_transcript_exits_0_with_a_message() {
         "pre-compact",
         &compact_input(&missing, &v.join("projects/wrap-cli")),
     );
-    assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
     let err = stderr(&out);
     assert!(err.contains("no-such-session.jsonl"), "{err}");
@@ -436,19 +430,16 @@ fn pre_compact_without_transcript_path_or_vault_exits_0() {
         "pre-compact",
         &json!({"session_id": "abc", "cwd": v.path()}).to_string(),
     );
-    assert_eq!(out.status.code(), Some(0));
     assert!(stderr(&out).contains("transcript_path"), "{}", stderr(&out));
     assert!(inbox_files(&v).is_empty());
 
     let nowhere = tempfile::tempdir().expect("tempdir");
     let transcript = write_transcript(nowhere.path());
     let out = env.hook("pre-compact", &compact_input(&transcript, nowhere.path()));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
     assert!(!nowhere.path().join(INBOX).exists());
 
     let out = env.hook("pre-compact", "garbage");
-    assert_eq!(out.status.code(), Some(0));
     assert!(stderr(&out).contains("not JSON"), "{}", stderr(&out));
 }
 
@@ -526,7 +517,6 @@ fn session_end_captures_orphans_and_the_unanswered_request() {
         "session-end",
         &end_input(&transcript, &v.join("projects/wrap-cli")),
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
     // "add a lock timeout test" matches the journal's "add lock timeout test".
     assert_eq!(
@@ -550,18 +540,16 @@ fn pre_compact_leaves_the_request_being_worked_on() {
     let transcript = write_unanswered(tmp.path());
     let env = Env::new();
     let input = compact_input(&transcript, &v.join("projects/wrap-cli"));
-    let out = env.hook("pre-compact", &input);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    env.hook("pre-compact", &input);
     assert_eq!(
         captured_lines(&v),
         ["bump the version", "document the lock path"]
     );
     // Then the session ends: only the request is new.
-    let out = env.hook(
+    env.hook(
         "session-end",
         &end_input(&transcript, &v.join("projects/wrap-cli")),
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(inbox_files(&v).len(), 2);
     assert_eq!(
         captured_lines(&v),
@@ -581,7 +569,6 @@ fn capture_respects_the_session_cap_and_never_recaptures() {
     let env = Env::new();
     let input = end_input(&transcript, &v.join("projects/wrap-cli"));
     let out = env.hook("session-end", &input);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // The unfinished request ranks first.
     assert_eq!(
         captured_lines(&v),
@@ -598,8 +585,7 @@ fn capture_respects_the_session_cap_and_never_recaptures() {
         stderr(&out)
     );
     // Again: the cap is per session, over all its files; nothing new.
-    let out = env.hook("session-end", &input);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    env.hook("session-end", &input);
     assert_eq!(inbox_files(&v).len(), 1);
     // Captured but not routed: still orphans for extract, with their place.
     let t = transcript.to_str().expect("utf8");
@@ -614,8 +600,7 @@ fn capture_respects_the_session_cap_and_never_recaptures() {
     assert_eq!(captured.len(), 2);
     assert!(captured.iter().all(|c| c["persisted"] == false));
     // Routed: persisted, no longer an orphan.
-    let routed = v
-        .cmd()
+    v.test()
         .args([
             "route",
             "--to",
@@ -624,9 +609,7 @@ fn capture_respects_the_session_cap_and_never_recaptures() {
             "wrap-cli",
             "bump the version",
         ])
-        .output()
-        .expect("route");
-    assert_eq!(routed.status.code(), Some(0), "{}", stderr(&routed));
+        .run();
     let out = v.json(&["extract", "--format", "json", "--transcript", t]);
     assert_eq!(out["orphans"], 2);
 }
@@ -671,7 +654,6 @@ fn hook_stdin_is_read_bounded() {
     let env = Env::new();
     let big = format!("{{\"cwd\": \"/\", \"pad\": \"{}\"}}", "x".repeat(2 << 20));
     let out = env.hook("session-end", &big);
-    assert_eq!(out.status.code(), Some(0));
     assert!(
         stderr(&out).contains("more than 1048576 bytes"),
         "{}",
@@ -716,8 +698,7 @@ fn session_end_and_pre_compact_survive_case_folding_that_resizes() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let transcript = write_resizing(tmp.path());
         let env = Env::new();
-        let out = env.hook(event, &input(&transcript, &v.join("projects/wrap-cli")));
-        assert_eq!(out.status.code(), Some(0), "{event}: {}", stderr(&out));
+        env.hook(event, &input(&transcript, &v.join("projects/wrap-cli")));
         let captured = captured_lines(&v);
         assert!(
             captured.contains(&"rotate the ẞé token".to_string()),
@@ -881,7 +862,6 @@ fn a_codex_session_captures_each_open_follow_up_exactly_once() {
                                               "last_assistant_message": null}),
             ),
         );
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         assert_eq!(stdout(&out), "", "Stop prints nothing on stdout");
     };
     start(&r, "startup");
@@ -898,7 +878,7 @@ fn a_codex_session_captures_each_open_follow_up_exactly_once() {
     r.say("user", "add the schema check");
     r.say("assistant", "Added the schema check.\n\nNext focus:\n- document the env override\n- write a migration note\n");
     stop(&r, "t2");
-    let out = env.hook(
+    env.hook(
         "pre-compact",
         &r.payload(
             "PreCompact",
@@ -906,7 +886,6 @@ fn a_codex_session_captures_each_open_follow_up_exactly_once() {
             json!({"trigger": "auto", "turn_id": "t2"}),
         ),
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     start(&r, "compact");
     r.say("user", "thanks, tag the release");
     r.say(
@@ -937,7 +916,6 @@ fn a_codex_session_captures_each_open_follow_up_exactly_once() {
                 "hook_event_name": "Stop", "turn_id": "t4"})
         .to_string(),
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
     assert_eq!(
         stderr(&out).trim(),

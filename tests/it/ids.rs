@@ -23,17 +23,11 @@ fn vault() -> Vault {
 }
 
 fn ids(v: &Vault) -> Vec<(String, String)> {
-    v.json(&["list", "--format", "json"])["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| {
-            (
-                i["id"].as_str().unwrap().to_string(),
-                i["text"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+    str_pairs(
+        &v.json(&["list", "--format", "json"])["items"],
+        "id",
+        "text",
+    )
 }
 
 #[test]

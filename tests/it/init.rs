@@ -187,13 +187,26 @@ fn count_lines(text: &str, line: &str) -> usize {
     text.lines().filter(|l| l.trim() == line).count()
 }
 
+/// `.gitattributes` names the merge driver for the dashboard, and
+/// `.gitignore` the lock and the cache, once each (paths under `vault`, the
+/// vault's folder in the repository with its `/`, or "").
+fn assert_git_files_once(r: &Repo, vault: &str) {
+    let attrs = r.read(".gitattributes");
+    let line = format!("{vault}ACTIVE-STATUS.md merge=active-status");
+    assert_eq!(count_lines(&attrs, &line), 1, "{attrs}");
+    let ignore = r.read(".gitignore");
+    for line in [".agents/locks/active-status.lock", ".agents/cache/"] {
+        let line = format!("{vault}{line}");
+        assert_eq!(count_lines(&ignore, &line), 1, "{ignore}");
+    }
+}
+
 // ---------------------------------------------------------------- init
 
 #[test]
 fn init_writes_a_config_that_parses_and_the_lock_and_inbox_folders() {
     let v = Vault::new();
-    let out = v.cmd().arg("init").output().expect("run init");
-    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let out = v.test().arg("init").run().output;
     assert!(v.join(".agents/active-status.toml").is_file());
     assert!(v.join(".agents/locks").is_dir(), "lock folder missing");
     assert!(v.join(".agents/inbox").is_dir(), "inbox folder missing");
@@ -210,8 +223,7 @@ fn init_writes_a_config_that_parses_and_the_lock_and_inbox_folders() {
         "template must stay commented out:\n{text}"
     );
 
-    let out = v.cmd().arg("config").output().expect("run config");
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    let out = v.test().arg("config").run().output;
     let shown = stdout(&out);
     let mut keys = Vec::new();
     for line in shown.lines().filter(|l| !l.starts_with('#')) {
@@ -260,8 +272,7 @@ fn second_init_keeps_the_config_byte_identical() {
     v.cmd().arg("init").assert().success();
     let first = std::fs::read(v.join(".agents/active-status.toml")).expect("read");
 
-    let out = v.cmd().arg("init").output().expect("run init");
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    let out = v.test().arg("init").run().output;
     assert!(
         stdout(&out).contains("kept"),
         "second init should say the config was kept: {}",
@@ -277,8 +288,7 @@ fn second_init_keeps_the_config_byte_identical() {
         .expect("utf-8")
         .replace("# cap = 15", "cap = 7 # mine");
     v.write(".agents/active-status.toml", &edited);
-    let out = v.cmd().arg("init").output().expect("run init");
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    let out = v.test().arg("init").run().output;
     assert!(stdout(&out).contains("kept"), "{}", stdout(&out));
     assert_eq!(v.read(".agents/active-status.toml"), edited);
     let shown = stdout(&v.cmd().arg("config").output().expect("config"));
@@ -331,19 +341,7 @@ fn git_hooks_install_hooks_merge_rule_ignore_and_driver() {
         assert!(text.contains(MARKER), "{name} has no marker");
         assert!(text.contains("regen"), "{name} does not regenerate");
     }
-    let attrs = r.read(".gitattributes");
-    assert_eq!(
-        count_lines(&attrs, "ACTIVE-STATUS.md merge=active-status"),
-        1,
-        "{attrs}"
-    );
-    let ignore = r.read(".gitignore");
-    assert_eq!(
-        count_lines(&ignore, ".agents/locks/active-status.lock"),
-        1,
-        "{ignore}"
-    );
-    assert_eq!(count_lines(&ignore, ".agents/cache/"), 1, "{ignore}");
+    assert_git_files_once(&r, "");
     assert!(
         !r.git_ok(&["config", "merge.active-status.driver"])
             .trim()
@@ -561,19 +559,7 @@ fn a_vault_in_a_subfolder_uses_paths_relative_to_the_repository() {
         "config written at the repo top"
     );
 
-    let attrs = r.read(".gitattributes");
-    assert_eq!(
-        count_lines(&attrs, "kb/ACTIVE-STATUS.md merge=active-status"),
-        1,
-        "{attrs}"
-    );
-    let ignore = r.read(".gitignore");
-    assert_eq!(
-        count_lines(&ignore, "kb/.agents/locks/active-status.lock"),
-        1,
-        "{ignore}"
-    );
-    assert_eq!(count_lines(&ignore, "kb/.agents/cache/"), 1, "{ignore}");
+    assert_git_files_once(&r, "kb/");
     let pre_commit = r.read(".git/hooks/pre-commit");
     assert!(pre_commit.contains("kb/ACTIVE-STATUS.md"), "{pre_commit}");
     for name in HOOKS {
@@ -689,12 +675,7 @@ fn assert_wrap_skill(text: &str) {
 #[test]
 fn init_claude_writes_the_wrap_skill_and_prints_the_hooks_block() {
     let v = Vault::new();
-    let out = v
-        .cmd()
-        .args(["init", "--claude"])
-        .output()
-        .expect("run init");
-    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let out = v.test().args(["init", "--claude"]).run().output;
     assert_wrap_skill(&v.read(".claude/skills/wrap/SKILL.md"));
     let json = printed_json(&stdout(&out));
     assert_hooks_block(&json);
@@ -707,12 +688,7 @@ fn init_claude_writes_the_wrap_skill_and_prints_the_hooks_block() {
 #[test]
 fn init_codex_writes_the_wrap_skill_and_its_hooks_file() {
     let v = Vault::new();
-    let out = v
-        .cmd()
-        .args(["init", "--codex"])
-        .output()
-        .expect("run init");
-    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    v.test().args(["init", "--codex"]).run();
     assert_wrap_skill(&v.read(".codex/skills/wrap/SKILL.md"));
     assert!(!v.exists(".claude"), "--codex alone wrote Claude files");
     let command = |event: &str, timeout: u64| serde_json::json!({"type": "command", "command": format!("active-status hook {event}"), "timeout": timeout});
@@ -730,12 +706,7 @@ fn init_codex_writes_the_wrap_skill_and_its_hooks_file() {
                     "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}]}, "x": 1}"#;
     let v = Vault::new().file(".codex/hooks.json", theirs);
     for round in 0..2 {
-        let out = v
-            .cmd()
-            .args(["init", "--codex"])
-            .output()
-            .expect("run init");
-        assert!(out.status.success(), "stderr: {}", stderr(&out));
+        let out = v.test().args(["init", "--codex"]).run().output;
         let said = if round == 0 { "updated" } else { "kept" };
         assert!(stdout(&out).contains(said), "{}", stdout(&out));
     }
@@ -752,12 +723,7 @@ fn init_codex_writes_the_wrap_skill_and_its_hooks_file() {
     assert_eq!(json["hooks"]["SessionStart"], ours["hooks"]["SessionStart"]);
     // A file that is no hooks object is left alone (65).
     let v = Vault::new().file(".codex/hooks.json", "{\"hooks\": []}\n");
-    let out = v
-        .cmd()
-        .args(["init", "--codex"])
-        .output()
-        .expect("run init");
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    let out = v.test().args(["init", "--codex"]).status(65).run().output;
     assert!(
         stderr(&out).contains("cannot register the hooks in")
             && stderr(&out).contains("`hooks` is not an object"),
@@ -771,12 +737,7 @@ fn init_codex_writes_the_wrap_skill_and_its_hooks_file() {
 fn init_claude_registers_the_mcp_server_without_clobbering_others() {
     // A fresh .mcp.json.
     let v = Vault::new();
-    let out = v
-        .cmd()
-        .args(["init", "--claude"])
-        .output()
-        .expect("run init");
-    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let out = v.test().args(["init", "--claude"]).run().output;
     assert!(
         stdout(&out).contains(".mcp.json (MCP server `active-status`)"),
         "{}",
@@ -793,12 +754,7 @@ fn init_claude_registers_the_mcp_server_without_clobbering_others() {
         r#"{"mcpServers": {"db": {"command": "db-mcp", "args": ["--read-only"], "env": {"X": "1"}}}, "other": true}"#,
     );
     for round in 0..2 {
-        let out = v
-            .cmd()
-            .args(["init", "--claude"])
-            .output()
-            .expect("run init");
-        assert!(out.status.success(), "stderr: {}", stderr(&out));
+        let out = v.test().args(["init", "--claude"]).run().output;
         if round == 1 {
             assert!(
                 stdout(&out).contains("already registers `active-status`"),
@@ -819,12 +775,7 @@ fn init_claude_registers_the_mcp_server_without_clobbering_others() {
     );
     // A file that is not a JSON object is left alone (65).
     let v = Vault::new().file(".mcp.json", "not json\n");
-    let out = v
-        .cmd()
-        .args(["init", "--claude"])
-        .output()
-        .expect("run init");
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    let out = v.test().args(["init", "--claude"]).status(65).run().output;
     assert!(
         stderr(&out).contains("cannot register the MCP server in"),
         "{}",
@@ -836,12 +787,7 @@ fn init_claude_registers_the_mcp_server_without_clobbering_others() {
 #[test]
 fn init_codex_prints_the_mcp_config_block() {
     let v = Vault::new();
-    let out = v
-        .cmd()
-        .args(["init", "--codex"])
-        .output()
-        .expect("run init");
-    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let out = v.test().args(["init", "--codex"]).run().output;
     let text = stdout(&out);
     assert!(
         text.contains(
@@ -858,8 +804,7 @@ fn init_never_overwrites_an_existing_skill() {
         .file(".claude/skills/wrap/SKILL.md", "my own claude wrap\n")
         .file(".codex/skills/wrap/SKILL.md", "my own codex wrap\n");
     for flag in ["--claude", "--codex"] {
-        let out = v.cmd().args(["init", flag]).output().expect("run init");
-        assert!(out.status.success(), "{flag}: {}", stderr(&out));
+        let out = v.test().args(["init", flag]).run().output;
         assert!(stdout(&out).contains("kept"), "{flag}: {}", stdout(&out));
         // The hooks block is still printed for Claude Code (Codex gets its file).
         if flag == "--claude" {

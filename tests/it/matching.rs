@@ -178,12 +178,6 @@ fn long_texts_are_compared_on_a_bounded_prefix() {
 
 // ------------------------------------------------------ the issue, end to end
 
-fn journal(v: &Vault, date: &str, body: &[&str]) {
-    let mut lines = vec!["## Session: s (p)"];
-    lines.extend_from_slice(body);
-    v.write(&format!("journal/{date}.md"), md(&lines));
-}
-
 #[test]
 fn inflected_done_entries_resolve_their_items() {
     let v = Vault::new().project("p");
@@ -391,8 +385,7 @@ fn explain_shows_places_resolution_and_near_misses() {
     assert_eq!(e["id"], id);
     assert_eq!(e["rank"], 1);
     // Nothing by that name.
-    let out = v.cmd().args(["explain", "zz22zz"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(65));
+    v.test().args(["explain", "zz22zz"]).status(65).run();
 }
 
 #[test]

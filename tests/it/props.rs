@@ -515,13 +515,7 @@ fn build(files: &[(String, String)], projects: &[&str]) -> Vault {
 }
 
 fn run_ok(v: &Vault, args: &[&str]) -> Vec<u8> {
-    let out = v.cmd().args(args).output().expect("run binary");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = v.test().args(args).run().output;
     out.stdout
 }
 

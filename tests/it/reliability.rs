@@ -18,12 +18,12 @@
 
 use crate::common::rng::Rng;
 use crate::common::stderr;
-use crate::common::{Vault, bare_cmd, wait_deadline};
+use crate::common::{Vault, assert_status, bare_cmd, wait_deadline};
 
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const DASH: &str = "ACTIVE-STATUS.md";
@@ -91,30 +91,6 @@ fn proc(v: &Vault) -> Command {
     let mut cmd = v.process();
     cmd.stdin(Stdio::null());
     cmd
-}
-
-/// Runs the binary with `args` under the deadline and returns its output.
-fn run(v: &Vault, args: &[&str]) -> Output {
-    let mut cmd = proc(v);
-    cmd.args(args);
-    crate::common::run_limited(cmd, b"", DEADLINE, &format!("{args:?}")).0
-}
-
-#[track_caller]
-fn assert_code(o: &Output, code: i32, what: &str) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "{what}: expected exit {code}, got {:?}\nstdout: {}\nstderr: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stdout),
-        stderr(o)
-    );
-    assert!(
-        !stderr(o).contains("panicked"),
-        "{what}: panic\n{}",
-        stderr(o)
-    );
 }
 
 /// The `.ACTIVE-STATUS.md.*.tmp` files beside the dashboard.
@@ -220,14 +196,14 @@ struct CrashFigures {
 fn crash_loop(iterations: usize, per_file: usize, label: &str) -> CrashFigures {
     let t0 = Instant::now();
     let (v, last) = big_vault(300, per_file);
-    assert_code(&run(&v, &["regen", "-q"]), 0, "initial regen");
+    assert_status(&v.output(&["regen", "-q"]), 0, "initial regen");
 
     // Typical wall time of one writing regen (spawn to exit), median of 5.
     let mut times = Vec::new();
     for k in 0..5 {
         change_source(&v, &last, 10_000 + k);
         let s = Instant::now();
-        assert_code(&run(&v, &["regen", "-q"]), 0, "timing regen");
+        assert_status(&v.output(&["regen", "-q"]), 0, "timing regen");
         times.push(s.elapsed());
     }
     times.sort();
@@ -302,8 +278,8 @@ fn crash_loop(iterations: usize, per_file: usize, label: &str) -> CrashFigures {
             seen.push(now);
         }
         // The lock is free at once.
-        let out = run(&v, &["regen", "--no-wait", "-q"]);
-        assert_code(&out, 0, "regen --no-wait right after a kill");
+        let out = v.output(&["regen", "--no-wait", "-q"]);
+        assert_status(&out, 0, "regen --no-wait right after a kill");
         assert!(
             temps(v.path()).is_empty(),
             "iteration {it}: temporaries left after a successful regen: {:?}",
@@ -321,7 +297,7 @@ fn crash_loop(iterations: usize, per_file: usize, label: &str) -> CrashFigures {
                 new.len()
             );
         }
-        assert_code(&run(&v, &["regen", "--check", "-q"]), 0, "check");
+        assert_status(&v.output(&["regen", "--check", "-q"]), 0, "check");
     }
     eprintln!(
         "[{label}] crash safety: {} iterations, {} SIGKILLs ({} aimed at the temporary, the \
@@ -430,10 +406,14 @@ fn racing(per_kind: usize, label: &str) {
             .count();
         assert_eq!(n, 1, "{t:?} appears {n} times in todos.md:\n{todos}");
     }
-    assert_code(&run(&v, &["regen", "--check", "-q"]), 0, "check after race");
+    assert_status(
+        &v.output(&["regen", "--check", "-q"]),
+        0,
+        "check after race",
+    );
     assert!(temps(v.path()).is_empty(), "{:?}", temps(v.path()));
     let list: Value =
-        serde_json::from_slice(&run(&v, &["list", "--format", "json"]).stdout).expect("list json");
+        serde_json::from_slice(&v.output(&["list", "--format", "json"]).stdout).expect("list json");
     let listed: Vec<&str> = list["items"]
         .as_array()
         .expect("items")
@@ -486,8 +466,8 @@ fn output_under_symlinked_folder_is_refused() {
         );
     std::os::unix::fs::symlink(outside.path(), v.join("out")).expect("symlink");
     let before = snapshot(outside.path());
-    let o = run(&v, &["regen"]);
-    assert_code(&o, 73, "regen into a symlinked folder");
+    let o = v.output(&["regen"]);
+    assert_status(&o, 73, "regen into a symlinked folder");
     assert!(
         stderr(&o).contains("out"),
         "the message names the path: {}",
@@ -495,18 +475,15 @@ fn output_under_symlinked_folder_is_refused() {
     );
     assert_eq!(snapshot(outside.path()), before, "nothing written outside");
     // route --regen too: the dashboard part is refused as well.
-    let o = run(
-        &v,
-        &[
-            "route",
-            "--to",
-            "project",
-            "--project",
-            "p",
-            "--regen",
-            "another item",
-        ],
-    );
+    let o = v.output(&[
+        "route",
+        "--to",
+        "project",
+        "--project",
+        "p",
+        "--regen",
+        "another item",
+    ]);
     assert_ne!(o.status.code(), Some(0), "route --regen must not succeed");
     assert_eq!(snapshot(outside.path()), before, "nothing written outside");
 }
@@ -521,7 +498,7 @@ fn output_that_is_a_symlink_is_replaced_not_followed() {
         "## Session: s (p)\n### Next\n- [ ] an item\n",
     );
     std::os::unix::fs::symlink(&target, v.join(DASH)).expect("symlink");
-    let o = run(&v, &["regen"]);
+    let o = v.output(&["regen"]);
     assert!(
         o.status.code() == Some(73),
         "exit {:?}: {}",
@@ -549,20 +526,11 @@ fn route_into_symlinked_journal_folder_is_refused() {
         std::os::unix::fs::symlink(outside.path(), v.join("journal")).expect("symlink");
         let before = snapshot(outside.path());
         for to in ["journal", "skip", "goal"] {
-            let o = run(
-                &v,
-                &[
-                    "route",
-                    "--to",
-                    to,
-                    "--project",
-                    "p",
-                    "--date",
-                    "2026-05-06",
-                    "new thing",
-                ],
-            );
-            assert_code(
+            let route = |date: &str, text: &str| {
+                v.output(&["route", "--to", to, "--project", "p", "--date", date, text])
+            };
+            let o = route("2026-05-06", "new thing");
+            assert_status(
                 &o,
                 73,
                 &format!("route --to {to} (follow_symlinks={follow})"),
@@ -573,20 +541,8 @@ fn route_into_symlinked_journal_folder_is_refused() {
                 "nothing written outside (--to {to}, follow_symlinks={follow})"
             );
             // A date with no file yet: the new file would be created outside.
-            let o = run(
-                &v,
-                &[
-                    "route",
-                    "--to",
-                    to,
-                    "--project",
-                    "p",
-                    "--date",
-                    "2026-05-07",
-                    "other thing",
-                ],
-            );
-            assert_code(&o, 73, &format!("route --to {to} new day"));
+            let o = route("2026-05-07", "other thing");
+            assert_status(&o, 73, &format!("route --to {to} new day"));
             assert_eq!(snapshot(outside.path()), before, "nothing created outside");
         }
     }
@@ -618,8 +574,8 @@ fn route_into_symlinked_project_folder_is_refused() {
             "y",
         ][..],
     ] {
-        let o = run(&v, args);
-        assert_code(&o, 73, &format!("{args:?}"));
+        let o = v.output(args);
+        assert_status(&o, 73, &format!("{args:?}"));
         assert_eq!(snapshot(outside.path()), before, "{args:?} wrote outside");
     }
 }
@@ -643,7 +599,7 @@ fn lock_file_that_is_a_symlink_is_refused() {
             &["regen"][..],
             &["route", "--to", "project", "--project", "p", "routed"][..],
         ] {
-            let o = run(&v, args);
+            let o = v.output(args);
             assert_ne!(o.status.code(), Some(0), "{args:?} must refuse the lock");
             assert!(o.status.code().is_some(), "{args:?}: no crash");
             assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
@@ -669,7 +625,7 @@ fn lock_folder_that_is_a_symlink_is_refused() {
         "## Session: s (p)\n### Next\n- [ ] an item\n",
     );
     std::os::unix::fs::symlink(outside.path(), v.join(".agents/locks")).expect("symlink");
-    let o = run(&v, &["regen"]);
+    let o = v.output(&["regen"]);
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
     assert!(
         snapshot(outside.path()).is_empty(),
@@ -682,24 +638,21 @@ fn lock_folder_that_is_a_symlink_is_refused() {
     );
 }
 
+/// The permission bits of `path`.
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
 #[test]
 fn new_lock_is_private_and_new_dashboard_is_0644() {
     let v = Vault::new().project("p").file(
         "journal/2026-05-06.md",
         "## Session: s (p)\n### Next\n- [ ] an item\n",
     );
-    assert_code(&run(&v, &["regen", "-q"]), 0, "regen");
-    let lock = std::fs::metadata(v.join(LOCK))
-        .unwrap()
-        .permissions()
-        .mode()
-        & 0o777;
+    assert_status(&v.output(&["regen", "-q"]), 0, "regen");
+    let lock = mode(&v.join(LOCK));
     assert_eq!(lock & 0o077, 0, "lock mode {lock:o} must be private");
-    let dash = std::fs::metadata(v.join(DASH))
-        .unwrap()
-        .permissions()
-        .mode()
-        & 0o777;
+    let dash = mode(&v.join(DASH));
     assert_eq!(dash & 0o002, 0, "dashboard mode {dash:o} is world-writable");
     assert_eq!(dash, 0o644, "new dashboard mode {dash:o}");
 
@@ -709,12 +662,8 @@ fn new_lock_is_private_and_new_dashboard_is_0644() {
         "journal/2026-05-06.md",
         "## Session: s (p)\n### Next\n- [ ] an item\n- [ ] another thing entirely\n",
     );
-    assert_code(&run(&v, &["regen", "-q"]), 0, "regen");
-    let dash = std::fs::metadata(v.join(DASH))
-        .unwrap()
-        .permissions()
-        .mode()
-        & 0o777;
+    assert_status(&v.output(&["regen", "-q"]), 0, "regen");
+    let dash = mode(&v.join(DASH));
     assert_eq!(dash, 0o600, "mode kept across replacement");
     assert!(v.read(DASH).contains("another thing entirely"));
     // bare_cmd is the suite's standard entry point; it sees the same vault.

@@ -30,6 +30,26 @@ fn route_json(v: &Vault, args: &[&str]) -> Value {
     v.json(&all)
 }
 
+/// `route FLAGS TEXT` (FLAGS split at spaces), which must succeed, as JSON.
+fn routed(v: &Vault, flags: &str, text: &str) -> Value {
+    let mut all: Vec<&str> = flags.split_whitespace().collect();
+    all.push(text);
+    route_json(v, &all)
+}
+
+/// `route FLAGS TEXT` (FLAGS split at spaces): the raw output.
+fn route_to(v: &Vault, flags: &str, text: &str) -> Output {
+    let mut all: Vec<&str> = flags.split_whitespace().collect();
+    all.push(text);
+    route(v, &all)
+}
+
+/// The flags of the most common destinations.
+const JOURNAL_WRAP: &str = "--to journal --project wrap-cli --date 2026-05-06";
+const JOURNAL_P: &str = "--to journal --project p --date 2026-05-06";
+const PROJECT_WRAP: &str = "--to project --project wrap-cli";
+const PROJECT_P: &str = "--to project --project p";
+
 /// Runs `route --from -` with `input` on stdin.
 fn route_from(v: &Vault, input: &str) -> Output {
     v.cmd()
@@ -147,7 +167,7 @@ fn journal_default_date_is_today() {
     let v = Vault::new().project("p");
     #[allow(clippy::disallowed_methods)] // the test runs with the caller's TZ, like the binary
     let today = jiff::Zoned::now().date().to_string();
-    let r = route_json(&v, &["--to", "journal", "--project", "p", "today item"]);
+    let r = routed(&v, "--to journal --project p", "today item");
     let path = format!("journal/{today}.md");
     assert_eq!(single(&r)["path"], path.as_str());
     assert_eq!(
@@ -162,18 +182,7 @@ fn journal_appends_a_session_when_the_project_has_none() {
         DAY,
         "# 2026-05-06\n\n## Session: docs day (docs)\n\n### Next\n- [ ] write guide\n\n\n",
     );
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "add lock timeout",
-        ],
-    );
+    let r = routed(&v, JOURNAL_WRAP, "add lock timeout");
     assert_eq!(single(&r)["line"], 12);
     assert_eq!(
         v.read(DAY),
@@ -191,18 +200,7 @@ fn journal_creates_next_in_the_last_session_of_the_project() {
         .project("wrap-cli")
         .project("docs")
         .file(DAY, before);
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "add lock timeout",
-        ],
-    );
+    let r = routed(&v, JOURNAL_WRAP, "add lock timeout");
     assert_eq!(single(&r)["line"], 14);
     assert_eq!(
         v.read(DAY),
@@ -221,18 +219,7 @@ fn journal_appends_after_the_last_item_of_an_existing_next_list_with_its_checkbo
          - [ ] (wrap-cli) add lock timeout\n- [ ] write docs\n\n### Done\n- fix lock race\n\n\
          ## Notes\nfree text\n",
     );
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "retry flaky test",
-        ],
-    );
+    let r = routed(&v, JOURNAL_WRAP, "retry flaky test");
     assert_eq!(single(&r)["line"], 8);
     assert_eq!(
         v.read(DAY),
@@ -248,18 +235,7 @@ fn journal_session_named_by_a_known_slug_counts() {
     let v = Vault::new()
         .project("wrap-cli")
         .file(DAY, "## Session: polish wrap-cli\n### Next\n- a\n");
-    route_json(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "b",
-        ],
-    );
+    routed(&v, JOURNAL_WRAP, "b");
     assert_eq!(
         v.read(DAY),
         "## Session: polish wrap-cli\n### Next\n- a\n- b\n"
@@ -269,10 +245,7 @@ fn journal_session_named_by_a_known_slug_counts() {
 #[test]
 fn journal_without_project_is_untagged_and_warned() {
     let v = Vault::new();
-    let r = route_json(
-        &v,
-        &["--to", "journal", "--date", "2026-05-06", "untagged idea"],
-    );
+    let r = routed(&v, "--to journal --date 2026-05-06", "untagged idea");
     assert_eq!(single(&r)["line"], 7);
     assert_eq!(
         v.read(DAY),
@@ -292,18 +265,7 @@ fn date_picks_an_existing_journal_file_in_a_nested_folder() {
         .project("wrap-cli")
         .file(nested, "# Retro\n\n## Session: retro (wrap-cli)\n")
         .file("journal/2026/05/2026-05-05.md", "# 2026-05-05\n");
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "retry flaky test",
-        ],
-    );
+    let r = routed(&v, JOURNAL_WRAP, "retry flaky test");
     assert_eq!(
         r,
         json!([{"text": "retry flaky test", "to": "journal", "path": nested, "line": 7, "status": "added"}])
@@ -321,17 +283,10 @@ fn date_picks_an_existing_journal_file_in_a_nested_folder() {
 #[test]
 fn skip_creates_skipped_follow_ups_and_feeds_potentially_lost() {
     let v = Vault::new().project("wrap-cli");
-    let r = route_json(
+    let r = routed(
         &v,
-        &[
-            "--to",
-            "skip",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "rewrite in go",
-        ],
+        "--to skip --project wrap-cli --date 2026-05-06",
+        "rewrite in go",
     );
     assert_eq!(
         r,
@@ -354,17 +309,10 @@ fn skip_creates_skipped_follow_ups_and_feeds_potentially_lost() {
 #[test]
 fn skip_of_an_earlier_day_is_not_potentially_lost() {
     let v = Vault::new().project("wrap-cli").file(DAY, "# 2026-05-06\n");
-    route_json(
+    routed(
         &v,
-        &[
-            "--to",
-            "skip",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-05",
-            "old skip",
-        ],
+        "--to skip --project wrap-cli --date 2026-05-05",
+        "old skip",
     );
     let report = v.report();
     assert_eq!(report["as_of"], "2026-05-06");
@@ -377,29 +325,15 @@ fn skip_and_goal_go_into_the_existing_session() {
         DAY,
         "# 2026-05-06\n\n## Session: lock work (wrap-cli)\n\n### Next\n- [ ] a\n\n## Notes\n",
     );
-    route_json(
+    routed(
         &v,
-        &[
-            "--to",
-            "goal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "ship the lock",
-        ],
+        "--to goal --project wrap-cli --date 2026-05-06",
+        "ship the lock",
     );
-    route_json(
+    routed(
         &v,
-        &[
-            "--to",
-            "skip",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "rewrite in go",
-        ],
+        "--to skip --project wrap-cli --date 2026-05-06",
+        "rewrite in go",
     );
     assert_eq!(
         v.read(DAY),
@@ -412,17 +346,10 @@ fn skip_and_goal_go_into_the_existing_session() {
 #[test]
 fn goal_creates_goal_section_and_becomes_the_current_goal() {
     let v = Vault::new().project("wrap-cli");
-    let r = route_json(
+    let r = routed(
         &v,
-        &[
-            "--to",
-            "goal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "ship the lock",
-        ],
+        "--to goal --project wrap-cli --date 2026-05-06",
+        "ship the lock",
     );
     assert_eq!(
         r,
@@ -444,16 +371,7 @@ fn goal_creates_goal_section_and_becomes_the_current_goal() {
 #[test]
 fn project_creates_todos_with_next_session() {
     let v = Vault::new();
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "project",
-            "--project",
-            "Wrap-CLI",
-            "add lock timeout",
-        ],
-    );
+    let r = routed(&v, "--to project --project Wrap-CLI", "add lock timeout");
     assert_eq!(
         r,
         json!([{"text": "add lock timeout", "to": "project", "path": "projects/wrap-cli/todos.md", "line": 5, "status": "added"}])
@@ -473,16 +391,7 @@ fn project_appends_next_session_section_to_an_existing_file() {
         "projects/wrap-cli/todos.md",
         "# wrap-cli\n\n## Backlog\n- [ ] someday\n",
     );
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "project",
-            "--project",
-            "wrap-cli",
-            "add lock timeout",
-        ],
-    );
+    let r = routed(&v, PROJECT_WRAP, "add lock timeout");
     assert_eq!(single(&r)["line"], 8);
     assert_eq!(
         v.read("projects/wrap-cli/todos.md"),
@@ -496,16 +405,7 @@ fn project_appends_at_the_end_of_its_next_session_section() {
         "projects/wrap-cli/todos.md",
         "# wrap-cli\n\n## Next Session\n- [ ] a\n- [ ] b\n\n## Done\n- [x] c\n",
     );
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "project",
-            "--project",
-            "wrap-cli",
-            "add lock timeout",
-        ],
-    );
+    let r = routed(&v, PROJECT_WRAP, "add lock timeout");
     assert_eq!(single(&r)["line"], 6);
     assert_eq!(
         v.read("projects/wrap-cli/todos.md"),
@@ -516,17 +416,10 @@ fn project_appends_at_the_end_of_its_next_session_section() {
 #[test]
 fn active_creates_the_task_file() {
     let v = Vault::new();
-    let r = route_json(
+    let r = routed(
         &v,
-        &[
-            "--to",
-            "active",
-            "--project",
-            "wrap-cli",
-            "--task",
-            "lock",
-            "test flock",
-        ],
+        "--to active --project wrap-cli --task lock",
+        "test flock",
     );
     let path = "projects/wrap-cli/actives/lock/todos.md";
     assert_eq!(
@@ -546,17 +439,10 @@ fn active_creates_the_task_file() {
 fn active_appends_at_the_end_of_an_existing_file() {
     let path = "projects/wrap-cli/actives/lock/todos.md";
     let v = Vault::new().file(path, "# lock\n\n- [ ] a\n- [x] b\n\n\n");
-    let r = route_json(
+    let r = routed(
         &v,
-        &[
-            "--to",
-            "active",
-            "--project",
-            "wrap-cli",
-            "--task",
-            "lock",
-            "test flock",
-        ],
+        "--to active --project wrap-cli --task lock",
+        "test flock",
     );
     assert_eq!(single(&r)["line"], 5);
     assert_eq!(
@@ -615,18 +501,7 @@ fn a_fuzzy_near_duplicate_is_already_present() {
     );
     let before = v.read(DAY);
     // Case, emphasis, a trailing `.` and a plural: similarity above 0.85.
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "Retry *flaky* tests.",
-        ],
-    );
+    let r = routed(&v, JOURNAL_WRAP, "Retry *flaky* tests.");
     assert_eq!(
         r,
         json!([{"text": "Retry *flaky* tests.", "to": "journal", "path": DAY, "line": 6, "status": "already_present"}])
@@ -637,16 +512,7 @@ fn a_fuzzy_near_duplicate_is_already_present() {
         "projects/wrap-cli/todos.md",
         "## Next Session\n- [ ] Add `lock` timeout\n",
     );
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "project",
-            "--project",
-            "wrap-cli",
-            "add lock timeout.",
-        ],
-    );
+    let r = routed(&v, PROJECT_WRAP, "add lock timeout.");
     assert_eq!(single(&r)["status"], "already_present");
     assert_eq!(single(&r)["line"], 2);
 }
@@ -658,18 +524,7 @@ fn done_or_other_project_items_do_not_count_as_present() {
         "## Session: a (docs)\n### Next\n- [ ] retry flaky test\n\
          ## Session: b (wrap-cli)\n### Next\n- [x] retry flaky test\n",
     );
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "retry flaky test",
-        ],
-    );
+    let r = routed(&v, JOURNAL_WRAP, "retry flaky test");
     assert_eq!(single(&r)["status"], "added");
     assert_eq!(single(&r)["line"], 7);
 }
@@ -711,23 +566,12 @@ fn crlf_files_stay_crlf_and_nothing_else_changes() {
         .project("p")
         .file(todos, &old_todos)
         .file(DAY, &old_day);
-    route_json(&v, &["--to", "project", "--project", "p", "new one"]);
+    routed(&v, PROJECT_P, "new one");
     let new_todos = std::fs::read(v.join(todos)).expect("read");
     assert_pure_insertion(&old_todos, &new_todos, b"- [ ] new one\r\n");
     assert_all_crlf(&new_todos);
 
-    route_json(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "p",
-            "--date",
-            "2026-05-06",
-            "j",
-        ],
-    );
+    routed(&v, JOURNAL_P, "j");
     let new_day = std::fs::read(v.join(DAY)).expect("read");
     assert_pure_insertion(
         &old_day,
@@ -738,18 +582,7 @@ fn crlf_files_stay_crlf_and_nothing_else_changes() {
 
     // Into an existing CRLF Next list, in the middle of the file.
     let before = new_day.clone();
-    route_json(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "p",
-            "--date",
-            "2026-05-06",
-            "k",
-        ],
-    );
+    routed(&v, JOURNAL_P, "k");
     let after = std::fs::read(v.join(DAY)).expect("read");
     assert_pure_insertion(&before, &after, b"- k\r\n");
     assert_eq!(
@@ -767,28 +600,17 @@ fn a_utf8_bom_is_kept() {
         .project("p")
         .file(DAY, old_day)
         .file(todos, old_todos);
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "p",
-            "--date",
-            "2026-05-06",
-            "two",
-        ],
-    );
+    let r = routed(&v, JOURNAL_P, "two");
     assert_eq!(single(&r)["line"], 6);
     let new_day = std::fs::read(v.join(DAY)).expect("read");
     assert!(new_day.starts_with("\u{feff}".as_bytes()));
     assert_pure_insertion(old_day.as_bytes(), &new_day, b"- two\n");
 
-    let r = route_json(&v, &["--to", "project", "--project", "p", "b"]);
+    let r = routed(&v, PROJECT_P, "b");
     assert_eq!(single(&r)["line"], 3);
     assert_eq!(v.read(todos), "\u{feff}## Next Session\n- [ ] a\n- [ ] b\n");
     // The BOM does not hide the first heading from the idempotence check.
-    let r = route_json(&v, &["--to", "project", "--project", "p", "a"]);
+    let r = routed(&v, PROJECT_P, "a");
     assert_eq!(single(&r)["status"], "already_present");
 }
 
@@ -835,13 +657,10 @@ fn from_a_file_works_too() {
         r#"[{"text": "x", "to": "project", "project": "p"}]"#,
     )
     .expect("write");
-    let out = v
-        .cmd()
+    v.test()
         .args(["route", "--format", "json", "--from"])
         .arg(input.path())
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        .run();
     assert_eq!(
         v.read("projects/p/todos.md"),
         "# p\n\n## Next Session\n\n- [ ] x\n"
@@ -1013,7 +832,7 @@ fn symbolic_links_never_lead_outside_the_vault() {
     std::fs::write(&target, "## Next Session\n").expect("write");
     let v = Vault::new().project("p");
     std::os::unix::fs::symlink(&target, v.join("projects/p/todos.md")).expect("symlink");
-    let out = route(&v, &["--to", "project", "--project", "p", "x"]);
+    let out = route_to(&v, PROJECT_P, "x");
     assert_eq!(out.status.code(), Some(73), "{}", stderr(&out));
     assert_eq!(
         std::fs::read_to_string(&target).expect("read"),
@@ -1033,18 +852,10 @@ fn symbolic_links_never_lead_outside_the_vault() {
 fn regen_writes_the_dashboard_with_the_routed_item() {
     let v = Vault::new().project("wrap-cli");
     assert!(!v.exists("ACTIVE-STATUS.md"));
-    let out = route(
+    let out = route_to(
         &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "--regen",
-            "retry flaky test",
-        ],
+        "--to journal --project wrap-cli --date 2026-05-06 --regen",
+        "retry flaky test",
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let dash = v.read("ACTIVE-STATUS.md");
@@ -1052,14 +863,13 @@ fn regen_writes_the_dashboard_with_the_routed_item() {
     assert!(dash.contains("wrap-cli"), "{dash}");
     assert!(dash.contains("journal/2026-05-06.md:7"), "{dash}");
     // The dashboard is current: regen --check agrees.
-    let check = v.cmd().args(["regen", "--check"]).output().expect("run");
-    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    v.test().args(["regen", "--check"]).run();
 }
 
 #[test]
 fn json_output_has_the_documented_shape() {
     let v = Vault::new().project("p");
-    let r = route_json(&v, &["--to", "project", "--project", "p", "x"]);
+    let r = routed(&v, PROJECT_P, "x");
     let entry = single(&r).as_object().expect("object");
     let mut keys: Vec<&str> = entry.keys().map(String::as_str).collect();
     keys.sort_unstable();
@@ -1074,29 +884,11 @@ fn routed_items_show_in_list_with_their_project() {
         .project("wrap-cli")
         .project("docs")
         .file("journal/2026-05-05.md", "# 2026-05-05\n");
-    let r = route_json(
+    let r = routed(&v, JOURNAL_WRAP, "retry flaky test");
+    routed(
         &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "wrap-cli",
-            "--date",
-            "2026-05-06",
-            "retry flaky test",
-        ],
-    );
-    route_json(
-        &v,
-        &[
-            "--to",
-            "skip",
-            "--project",
-            "docs",
-            "--date",
-            "2026-05-06",
-            "rewrite the guide",
-        ],
+        "--to skip --project docs --date 2026-05-06",
+        "rewrite the guide",
     );
     let list = v.json(&["list", "--format", "json"]);
     assert_eq!(list["as_of"], "2026-05-06");
@@ -1226,7 +1018,7 @@ fn a_line_that_would_not_parse_back_is_refused_and_nothing_written() {
     let v = Vault::new()
         .project("p")
         .file("projects/p/todos.md", original);
-    let out = route(&v, &["--to", "project", "--project", "p", "new follow-up"]);
+    let out = route_to(&v, PROJECT_P, "new follow-up");
     assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("would not be read back"),
@@ -1242,20 +1034,14 @@ fn the_item_goes_under_its_heading_before_sub_headings() {
     let v = Vault::new()
         .project("p")
         .file("projects/p/todos.md", original);
-    let r = route_json(
-        &v,
-        &["--to", "project", "--project", "p", "second follow-up"],
-    );
+    let r = routed(&v, PROJECT_P, "second follow-up");
     assert_eq!(r[0]["line"], 5);
     assert_eq!(
         v.read("projects/p/todos.md"),
         "# p\n\n## Next Session\n- [ ] first\n- [ ] second follow-up\n\n### Done\n- [x] old\n"
     );
     // Routing it again finds it where it went.
-    let again = route_json(
-        &v,
-        &["--to", "project", "--project", "p", "second follow-up"],
-    );
+    let again = routed(&v, PROJECT_P, "second follow-up");
     assert_eq!(again[0]["status"], "already_present");
 }
 
@@ -1267,18 +1053,7 @@ fn text_after_the_insertion_point_is_kept_apart_by_a_blank_line() {
     let v = Vault::new()
         .project("p")
         .file("journal/2026-05-06.md", original);
-    let out = route(
-        &v,
-        &[
-            "--to",
-            "journal",
-            "--project",
-            "p",
-            "--date",
-            "2026-05-06",
-            "new one",
-        ],
-    );
+    let out = route_to(&v, JOURNAL_P, "new one");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let texts = v.open_texts();
     assert!(texts.contains(&"new one".to_string()), "{texts:?}");
@@ -1335,18 +1110,7 @@ fn active_lands_in_the_open_list_not_after_trailing_notes() {
         path,
         "# t\n\n- [ ] first\n- [x] done one\n\nNotes:\n- a remark\n- another\n",
     );
-    let r = route_json(
-        &v,
-        &[
-            "--to",
-            "active",
-            "--project",
-            "p",
-            "--task",
-            "t",
-            "new step",
-        ],
-    );
+    let r = routed(&v, "--to active --project p --task t", "new step");
     assert_eq!(single(&r)["line"], 5);
     assert_eq!(
         v.read(path),
@@ -1360,10 +1124,7 @@ fn journal_keeps_plain_bullets_where_the_list_has_no_checkboxes() {
         DAY,
         "# 2026-05-06\n\n## Session: work\n\n### Next\n- plain one\n",
     );
-    route_json(
-        &v,
-        &["--to", "journal", "--date", "2026-05-06", "plain two"],
-    );
+    routed(&v, "--to journal --date 2026-05-06", "plain two");
     assert_eq!(
         v.read(DAY),
         "# 2026-05-06\n\n## Session: work\n\n### Next\n- plain one\n- plain two\n"
@@ -1376,10 +1137,7 @@ fn date_follows_the_vaults_journal_layout() {
         "journal/2026/05/2026-05-06.md",
         "# 2026-05-06\n\n## Session: x\n### Next\n- [ ] a\n",
     );
-    let r = route_json(
-        &v,
-        &["--to", "journal", "--date", "2026-06-02", "new month"],
-    );
+    let r = routed(&v, "--to journal --date 2026-06-02", "new month");
     assert_eq!(single(&r)["path"], "journal/2026/06/2026-06-02.md");
     assert!(v.exists("journal/2026/06/2026-06-02.md"));
     assert!(!v.exists("journal/2026-06-02.md"));
@@ -1393,7 +1151,7 @@ fn date_follows_the_vaults_journal_layout() {
 fn route_to_journal_files_the_entry_under_the_given_today() {
     let v = Vault::new().project("p");
     let out = v
-        .cmd()
+        .test()
         .args([
             "--today",
             "2026-06-01",
@@ -1404,9 +1162,8 @@ fn route_to_journal_files_the_entry_under_the_given_today() {
             "p",
             "check the backups",
         ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run()
+        .output;
     assert_eq!(
         stdout(&out),
         "added: journal/2026-06-01.md:7 (journal) check the backups\n"
@@ -1414,8 +1171,7 @@ fn route_to_journal_files_the_entry_under_the_given_today() {
     // Filed on that day, the item is today's, not deferred.
     let list = v.json(&["--today", "2026-06-01", "list", "--format", "json"]);
     assert_eq!(list["items"][0]["tier"], "today", "{list}");
-    let out = v
-        .cmd()
+    v.test()
         .env("ACTIVE_STATUS_TODAY", "2026-06-02")
         .args([
             "route",
@@ -1425,9 +1181,7 @@ fn route_to_journal_files_the_entry_under_the_given_today() {
             "p",
             "rotate the keys",
         ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run();
     assert!(v.exists("journal/2026-06-02.md"));
 }
 
@@ -1444,25 +1198,23 @@ fn extract_output_piped_to_route_leaves_out_persisted_candidates() {
     )
     .unwrap();
     let out = v
-        .cmd()
+        .test()
         .args(["extract", "--transcript"])
         .arg(&transcript)
         .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run()
+        .output;
     let mut report: Value = serde_json::from_slice(&out.stdout).unwrap();
     for c in report["candidates"].as_array_mut().unwrap() {
         c["to"] = json!("journal");
         c["project"] = json!("p");
     }
     let out = v
-        .cmd()
+        .test()
         .args(["--today", "2026-05-06", "route", "--from", "-"])
-        .write_stdin(report.to_string())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .stdin(report.to_string())
+        .run()
+        .output;
     assert_eq!(
         stdout(&out),
         "added: journal/2026-05-06.md:7 (journal) benchmark the parser\n"

@@ -19,13 +19,6 @@ fn warnings_for(r: &Value, path: &str) -> Vec<String> {
         .collect()
 }
 
-/// A journal file of `date` with one session of project `p` holding `body`.
-fn journal(v: &Vault, date: &str, body: &[&str]) {
-    let mut lines = vec!["## Session: s (p)"];
-    lines.extend_from_slice(body);
-    v.write(&format!("journal/{date}.md"), md(&lines));
-}
-
 const J6: &str = "journal/2026-05-06.md";
 
 // --------------------------------------------------------------- sections

@@ -10,10 +10,6 @@ use std::process::Output;
 const DAY: &str = "journal/2026-05-06.md";
 const JOURNAL: &str = "## Session: s (p)\n### Next\n- [ ] an item\n";
 
-fn run(v: &Vault, args: &[&str]) -> Output {
-    v.cmd().args(args).output().expect("run binary")
-}
-
 fn vault_with_config(config: &str) -> Vault {
     Vault::new()
         .project("p")
@@ -45,7 +41,7 @@ fn path_keys_that_leave_the_root_are_refused_naming_the_key() {
     ];
     for (config, key) in cases {
         let v = vault_with_config(config);
-        let o = run(&v, &["regen"]);
+        let o = v.output(&["regen"]);
         expect(&o, 65, &format!("key `{key}`"), config);
         assert!(!v.exists("ACTIVE-STATUS.md"), "{config}: wrote a dashboard");
     }
@@ -66,7 +62,7 @@ fn output_may_not_name_git_files_sources_or_the_config() {
         let v = vault_with_config(&config).file(".git/config", "[core]\n");
         let before_git = v.read(".git/config");
         let before_day = v.read(DAY);
-        let o = run(&v, &["regen"]);
+        let o = v.output(&["regen"]);
         expect(&o, 65, "key `output`", output);
         assert_eq!(v.read(".git/config"), before_git, "{output:?}");
         assert_eq!(v.read(DAY), before_day, "{output:?}");
@@ -87,7 +83,7 @@ fn lock_path_may_not_name_the_config_or_a_source() {
     ] {
         let config = format!("[lock]\npath = {}\n", toml_string(lock));
         let v = vault_with_config(&config).file("projects/p/todos.md", "- [ ] keep\n");
-        let o = run(&v, &["regen"]);
+        let o = v.output(&["regen"]);
         expect(&o, 65, "key `lock.path`", lock);
         assert_eq!(v.read("projects/p/todos.md"), "- [ ] keep\n");
         assert_eq!(v.read(".agents/active-status.toml"), config);
@@ -97,7 +93,7 @@ fn lock_path_may_not_name_the_config_or_a_source() {
 #[test]
 fn an_existing_user_file_without_the_notice_is_never_replaced() {
     let v = vault_with_config("output = \"NOTES.md\"\n").file("NOTES.md", "my own notes\n");
-    let o = run(&v, &["regen"]);
+    let o = v.output(&["regen"]);
     expect(
         &o,
         73,
@@ -107,9 +103,9 @@ fn an_existing_user_file_without_the_notice_is_never_replaced() {
     assert_eq!(v.read("NOTES.md"), "my own notes\n");
     // An empty file (left by a failed run) and a real dashboard are fine.
     v.write("NOTES.md", "");
-    assert_eq!(run(&v, &["regen"]).status.code(), Some(0));
+    assert_eq!(v.output(&["regen"]).status.code(), Some(0));
     assert!(v.read("NOTES.md").contains("an item"));
-    assert_eq!(run(&v, &["regen"]).status.code(), Some(0));
+    assert_eq!(v.output(&["regen"]).status.code(), Some(0));
 }
 
 #[test]
@@ -120,7 +116,7 @@ fn a_template_linked_outside_the_root_is_refused_and_not_rendered() {
     let v = vault_with_config("template = \"t.tera\"\n");
     std::os::unix::fs::symlink(&secret, v.join("t.tera")).expect("symlink");
     for args in [&["regen"][..], &["regen", "--check"][..], &["audit"][..]] {
-        let o = run(&v, args);
+        let o = v.output(args);
         expect(&o, 73, "outside", &format!("{args:?}"));
         assert!(!stdout(&o).contains("TOP-SECRET") && !stderr(&o).contains("TOP-SECRET"));
     }
@@ -138,7 +134,7 @@ fn templates_cannot_read_the_environment() {
     assert!(!v.exists("ACTIVE-STATUS.md"));
     // Nor include files from disk: only the one template exists.
     v.write("t.tera", "{% include \"/etc/passwd\" %}\n");
-    let o = run(&v, &["regen"]);
+    let o = v.output(&["regen"]);
     expect(&o, 65, "template", "include");
     assert!(!v.exists("ACTIVE-STATUS.md"));
 }
@@ -150,7 +146,7 @@ fn check_does_not_follow_a_dashboard_linked_outside() {
     std::fs::write(&secret, "AWS_SECRET=hunter2\n").expect("write");
     let v = vault_with_config("");
     std::os::unix::fs::symlink(&secret, v.join("ACTIVE-STATUS.md")).expect("symlink");
-    let o = run(&v, &["regen", "--check"]);
+    let o = v.output(&["regen", "--check"]);
     expect(&o, 73, "outside", "regen --check");
     assert!(!stdout(&o).contains("hunter2") && !stderr(&o).contains("hunter2"));
     assert_eq!(
@@ -167,7 +163,7 @@ fn init_never_follows_dangling_links() {
         let v = Vault::new();
         std::fs::create_dir_all(v.join(rel).parent().unwrap()).expect("mkdir");
         std::os::unix::fs::symlink(&target, v.join(rel)).expect("symlink");
-        let o = run(&v, &["init", "--claude"]);
+        let o = v.output(&["init", "--claude"]);
         expect(&o, 73, "symbolic link", rel);
         assert!(!target.exists(), "{rel}: init wrote through the link");
     }
@@ -176,7 +172,7 @@ fn init_never_follows_dangling_links() {
 #[test]
 fn init_replaces_a_zero_byte_config_left_by_a_failed_run() {
     let v = Vault::new().file(".agents/active-status.toml", "");
-    let o = run(&v, &["init"]);
+    let o = v.output(&["init"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("created"), "{}", stdout(&o));
     assert!(!v.read(".agents/active-status.toml").is_empty());
@@ -206,10 +202,7 @@ fn odd_dates_are_refused_where_written_and_skipped_where_read() {
         "9999-12-31",
         "1969-12-31",
     ] {
-        let o = run(
-            &v,
-            &["route", "--to", "journal", &format!("--date={date}"), "x"],
-        );
+        let o = v.output(&["route", "--to", "journal", &format!("--date={date}"), "x"]);
         expect(&o, 2, "--date", date);
     }
     assert!(!v.exists("journal/-009999-01-01.md"));
@@ -286,7 +279,7 @@ fn a_source_folder_linked_outside_the_root_is_not_read() {
             "## Next Session\n- [ ] inside item\n",
         );
         std::os::unix::fs::symlink(outside.path(), v.join("journal")).expect("link folder out");
-        let o = run(&v, &["list", "--format", "json"]);
+        let o = v.output(&["list", "--format", "json"]);
         assert!(o.status.success(), "{config:?}: {}", stderr(&o));
         let out = stdout(&o);
         assert!(out.contains("inside item"), "{config:?}: {out}");

@@ -22,13 +22,7 @@ fn all_outputs(v: &Vault) -> String {
         &["audit", "-v"][..],
         &["regen"][..],
     ] {
-        let o = v.cmd().args(args).output().expect("run");
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let o = v.test().args(args).run().output;
         out.push_str(&String::from_utf8_lossy(&o.stdout));
         out.push_str(&String::from_utf8_lossy(&o.stderr));
     }

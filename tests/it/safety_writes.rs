@@ -16,15 +16,8 @@ const DEADLINE: Duration = Duration::from_secs(60);
 const DAY: &str = "journal/2026-05-06.md";
 const HEAD: &str = "# 2026-05-06\n\n## Session: s (p)\n\n### Next\n\n- [ ] first\n\n## Log\n\n";
 
-fn run(v: &Vault, args: &[&str]) -> Output {
-    v.cmd().args(args).output().expect("run binary")
-}
-
 fn route_day(v: &Vault, text: &str) -> Output {
-    run(
-        v,
-        &["route", "--to", "journal", "--date", "2026-05-06", text],
-    )
+    v.output(&["route", "--to", "journal", "--date", "2026-05-06", text])
 }
 
 /// Every file under `dir` (relative path → bytes).
@@ -161,7 +154,7 @@ fn temp_files_of_a_killed_run_are_removed_by_the_next() {
     );
     // The dashboard's folder too, by regen.
     v.write(".ACTIVE-STATUS.md.active-status-9-9.tmp", "old");
-    assert_eq!(run(&v, &["regen"]).status.code(), Some(0));
+    assert_eq!(v.output(&["regen"]).status.code(), Some(0));
     assert!(!v.exists(".ACTIVE-STATUS.md.active-status-9-9.tmp"));
 }
 
@@ -188,53 +181,34 @@ fn a_batch_whose_second_file_cannot_be_written_writes_nothing() {
 #[test]
 fn route_regen_with_a_broken_template_reports_what_it_did() {
     // A template that does not compile: refused before anything is written.
-    let v = Vault::new()
-        .project("p")
-        .file(DAY, HEAD)
+    let v = Vault::new().project("p").file(DAY, HEAD);
+    let flags = [
+        "route",
+        "--regen",
+        "--to",
+        "journal",
+        "--date",
+        "2026-05-06",
+    ];
+    v.test()
         .file("t.tera", "{% if %}\n")
-        .file(".agents/active-status.toml", "template = \"t.tera\"\n");
-    let before = v.read(DAY);
-    let o = run(
-        &v,
-        &[
-            "route",
-            "--regen",
-            "--to",
-            "journal",
-            "--date",
-            "2026-05-06",
-            "x",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
-    assert_eq!(v.read(DAY), before);
+        .file(".agents/active-status.toml", "template = \"t.tera\"\n")
+        .args(flags)
+        .arg("x")
+        .status(65)
+        .expect_file(DAY, HEAD)
+        .run();
     // One that compiles but fails while rendering: the route is written and
     // reported, then the render failure.
-    v.write("t.tera", "{{ no_such_value }}\n");
-    let o = run(
-        &v,
-        &[
-            "route",
-            "--regen",
-            "--to",
-            "journal",
-            "--date",
-            "2026-05-06",
-            "y",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("added: journal/2026-05-06.md"),
-        "{}",
-        stdout(&o)
-    );
-    assert!(
-        stderr(&o).contains("entries above were written"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(v.read(DAY).contains("- y\n"));
+    v.test()
+        .file("t.tera", "{{ no_such_value }}\n")
+        .args(flags)
+        .arg("y")
+        .status(65)
+        .stdout_has("added: journal/2026-05-06.md")
+        .stderr_has("entries above were written")
+        .expect_file_has(DAY, "- y\n")
+        .run();
 }
 
 #[test]
@@ -249,7 +223,7 @@ fn a_hard_linked_lock_file_is_never_truncated() {
         &["regen"][..],
         &["route", "--to", "journal", "--date", "2026-05-06", "z"][..],
     ] {
-        let o = run(&v, args);
+        let o = v.output(args);
         assert_eq!(o.status.code(), Some(65), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("hard links"), "{}", stderr(&o));
     }
@@ -267,20 +241,13 @@ fn an_escape_through_a_link_is_the_same_error_for_route_and_regen() {
         .file("projects/.keep", "");
     std::os::unix::fs::symlink(outside.path(), v.join("out")).unwrap();
     std::os::unix::fs::symlink(outside.path(), v.join("projects/p")).unwrap();
-    let regen = run(&v, &["regen"]);
-    let route = run(&v, &["route", "--to", "project", "--project", "p", "x"]);
-    assert_eq!(regen.status.code(), Some(73), "{}", stderr(&regen));
-    assert_eq!(route.status.code(), Some(73), "{}", stderr(&route));
-    assert!(
-        stderr(&regen).starts_with("error: refusing"),
-        "{}",
-        stderr(&regen)
-    );
-    assert!(
-        stderr(&route).starts_with("error: refusing"),
-        "{}",
-        stderr(&route)
-    );
+    for args in [
+        &["regen"][..],
+        &["route", "--to", "project", "--project", "p", "x"][..],
+    ] {
+        let ran = v.test().args(args).status(73).run();
+        assert!(ran.stderr().starts_with("error: refusing"), "{args:?}");
+    }
     assert!(files(outside.path()).is_empty());
 }
 
@@ -389,7 +356,7 @@ fn terminal_control_characters_are_shown_not_sent() {
         &["audit", "-v"][..],
         &["regen", "--check"][..],
     ] {
-        let o = run(&v, args);
+        let o = v.output(args);
         let out = format!("{}{}", stdout(&o), stderr(&o));
         assert!(
             !out.contains('\u{1b}') && !out.contains('\u{7}'),
@@ -402,11 +369,11 @@ fn terminal_control_characters_are_shown_not_sent() {
             );
         }
     }
-    assert_eq!(run(&v, &["regen"]).status.code(), Some(0));
+    assert_eq!(v.output(&["regen"]).status.code(), Some(0));
     assert!(!v.read("ACTIVE-STATUS.md").contains('\u{1b}'));
     let t = v.join("t.txt");
     std::fs::write(&t, "Assistant: TODO: next session \u{1b}[31mred\u{1b}[0m\n").unwrap();
-    let o = run(&v, &["extract", "--transcript", t.to_str().unwrap()]);
+    let o = v.output(&["extract", "--transcript", t.to_str().unwrap()]);
     assert!(!stdout(&o).contains('\u{1b}'), "{}", stdout(&o));
     // A candidate's text carries no control character at all: the escape
     // sequence is removed.

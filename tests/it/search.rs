@@ -267,11 +267,10 @@ fn private_spans_are_neither_found_nor_shown() {
         assert_eq!(r["matched"], 0, "{q}: {r}");
     }
     let out = v
-        .cmd()
+        .test()
         .args(["search", "call", "tomorrow", "ask", "later"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run()
+        .output;
     let text = stdout(&out);
     assert!(text.contains("call [private] tomorrow"), "{text}");
     for secret in ["Hernandez", "biopsy", "zanzibar", "77"] {
@@ -334,11 +333,10 @@ fn the_json_hit_has_every_documented_field() {
 fn text_output_names_status_id_place_and_resolution() {
     let v = history_vault();
     let out = v
-        .cmd()
+        .test()
         .args(["--today", "2026-05-06", "search", "csv", "export"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+        .run()
+        .output;
     assert_eq!(
         stdout(&out),
         "1 of 1 matches for \"csv export\"\n 1. [resolved] (app) add the CSV export button\n    journal/2026-01-10.md:7  2026-01-10  done by projects/app/todos.md:9: add the CSV export button\n"
@@ -348,8 +346,7 @@ fn text_output_names_status_id_place_and_resolution() {
 #[test]
 fn no_match_is_not_an_error() {
     let v = history_vault();
-    let out = v.cmd().args(["search", "kubernetes"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = v.test().args(["search", "kubernetes"]).run().output;
     assert_eq!(stdout(&out), "no match for \"kubernetes\"\n");
 }
 
@@ -357,26 +354,22 @@ fn no_match_is_not_an_error() {
 fn a_query_without_a_word_or_an_unknown_project_is_refused() {
     let v = history_vault();
     let out = v
-        .cmd()
+        .test()
         .args(["search", "--", "...", "!!"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        .status(2)
+        .run()
+        .output;
     assert!(
         stderr(&out).contains("QUERY with at least one letter or digit"),
         "{}",
         stderr(&out)
     );
-    let out = v
-        .cmd()
+    v.test()
         .args(["search", "export", "--project", "nosuch"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
-    let out = v
-        .cmd()
+        .status(65)
+        .run();
+    v.test()
         .args(["search", "export", "--since", "May 1"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        .status(2)
+        .run();
 }

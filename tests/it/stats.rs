@@ -135,8 +135,7 @@ fn stats_zombie_days_from_flag_and_config() {
 #[test]
 fn stats_text_has_sparklines_and_tables() {
     let v = weeks_vault();
-    let out = v.cmd().arg("stats").output().unwrap();
-    assert!(out.status.success());
+    let out = v.test().arg("stats").run().output;
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.starts_with("stats as of 2026-05-06: 4 open, 1 resolved of 7 collected; 5 tasks (1 undated), 3 done entries\n"),
@@ -244,11 +243,11 @@ fn history_by_place_and_unknown_or_ambiguous_items() {
     assert_eq!(h["text"], "port to Windows");
     assert_eq!(h["days"], json!([]));
     let out = v
-        .cmd()
+        .test()
         .args(["history", "no such thing at all"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(65));
+        .status(65)
+        .run()
+        .output;
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
         err.contains("no open item matches \"no such thing at all\""),
@@ -259,11 +258,11 @@ fn history_by_place_and_unknown_or_ambiguous_items() {
         "- [ ] update the docs for route\n- [ ] update the docs for regen\n",
     );
     let out = v
-        .cmd()
+        .test()
         .args(["history", "update the docs"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(65));
+        .status(65)
+        .run()
+        .output;
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
         err.contains("\"update the docs\" matches 2 open items"),
@@ -284,8 +283,7 @@ fn history_by_id_and_vanished_id() {
     let id = list["items"][0]["id"].as_str().unwrap().to_string();
     let h = v.json(&["history", "--format", "json", &id]);
     assert_eq!(h["text"], list["items"][0]["text"]);
-    let out = v.cmd().args(["history", "zz22zz"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(65));
+    let out = v.test().args(["history", "zz22zz"]).status(65).run().output;
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("no open item has that ID"), "{err}");
 }
@@ -295,26 +293,16 @@ fn an_out_of_range_zombie_days_is_a_data_error_not_a_panic() {
     let v = weeks_vault();
     for days in ["36501", "4294967295"] {
         let o = v
-            .cmd()
+            .test()
             .args(["stats", "--zombie-days", days])
-            .output()
-            .unwrap();
-        assert_eq!(
-            o.status.code(),
-            Some(65),
-            "{days}: {}",
-            crate::common::stderr(&o)
-        );
+            .status(65)
+            .run()
+            .output;
         assert!(
             crate::common::stderr(&o).contains("out of range: at most 36500"),
             "{}",
             crate::common::stderr(&o)
         );
     }
-    let o = v
-        .cmd()
-        .args(["stats", "--zombie-days", "36500"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", crate::common::stderr(&o));
+    v.test().args(["stats", "--zombie-days", "36500"]).run();
 }

@@ -15,20 +15,6 @@ fn audit_on(v: &Vault, today: &str) -> Value {
     r
 }
 
-fn warnings(r: &Value) -> Vec<(String, String)> {
-    r["audit"]["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| {
-            (
-                w["path"].as_str().unwrap().to_string(),
-                w["message"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
-}
-
 fn field<'a>(r: &'a Value, list: &str, text: &str) -> &'a Value {
     r[list]
         .as_array()
@@ -187,12 +173,9 @@ fn status_markers_in_progress_flagged_and_open_variants() {
     assert_eq!(status("half done"), "in_progress");
     assert_eq!(status("flagged one"), "flagged");
     assert_eq!(status("question"), "open");
-    let dash = v
-        .cmd()
+    v.test()
         .args(["--today", "2026-05-06", "regen", "-q"])
-        .output()
-        .unwrap();
-    assert!(dash.status.success());
+        .run();
     let text = v.read("ACTIVE-STATUS.md");
     assert!(text.contains("half done · *in progress*"), "{text}");
     assert!(text.contains("flagged one · ⚑ flagged"), "{text}");

@@ -169,12 +169,7 @@ fn view_in_headless_chromium() {
     // One answered review item, for the decisions chart.
     let queue = v.json(&["--today", "2026-05-08", "review", "--format", "json"]);
     let id = queue[0]["id"].as_str().expect("a review item").to_string();
-    let kept = v
-        .cmd()
-        .args(["--today", "2026-05-08", "keep", &id])
-        .output()
-        .unwrap();
-    assert_eq!(kept.status.code(), Some(0), "{}", stderr(&kept));
+    v.test().args(["--today", "2026-05-08", "keep", &id]).run();
     let out = view(&v, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let audit = v.json(&["--today", "2026-05-08", "audit", "--format", "json"]);

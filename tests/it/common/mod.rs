@@ -9,10 +9,13 @@ use serde_json::Value;
 
 pub mod rng;
 mod rules;
+mod test;
 #[allow(unused_imports)]
 pub use rules::*;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
+#[allow(unused_imports)]
+pub use test::{HANG_GUARD, Ran, Test};
 
 pub struct Vault {
     dir: TempDir,
@@ -95,12 +98,18 @@ impl Vault {
     /// The binary, pointed at this vault, with a clean environment: no user
     /// config, no ACTIVE_STATUS_* variables from the caller.
     pub fn cmd(&self) -> Command {
-        let mut cmd = bare_cmd();
+        Command::from_std(self.std_cmd(true))
+    }
+
+    /// `cmd()` as a `std::process::Command`, with `--root` or without it.
+    pub fn std_cmd(&self, root: bool) -> std::process::Command {
+        let mut cmd = bare_std_cmd();
         cmd.env("XDG_CONFIG_HOME", self.home.path())
             .env("HOME", self.home.path())
-            .env("XDG_CACHE_HOME", self.home.path().join(".cache"))
-            .arg("--root")
-            .arg(self.dir.path());
+            .env("XDG_CACHE_HOME", self.home.path().join(".cache"));
+        if root {
+            cmd.arg("--root").arg(self.dir.path());
+        }
         cmd
     }
 
@@ -108,12 +117,7 @@ impl Vault {
     /// processes concurrently or kill them), with the same clean environment
     /// as `cmd`: no caller ACTIVE_STATUS_*, no user configuration.
     pub fn process(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("active-status"));
-        for (k, _) in std::env::vars() {
-            if k.starts_with("ACTIVE_STATUS_") {
-                cmd.env_remove(k);
-            }
-        }
+        let mut cmd = bare_std_cmd();
         let nowhere = self.join(".agents/no-such-home");
         cmd.env("XDG_CONFIG_HOME", &nowhere)
             .env("HOME", &nowhere)
@@ -121,6 +125,15 @@ impl Vault {
             .arg("--root")
             .arg(self.path());
         cmd
+    }
+
+    /// Runs the binary with `args` (stdin empty, under the `Test` hang guard)
+    /// and returns its output, whatever the exit status; check it with
+    /// `assert_status`, or state the whole run with `Test`.
+    pub fn output(&self, args: &[&str]) -> std::process::Output {
+        let mut cmd = self.std_cmd(true);
+        cmd.args(args);
+        run_limited(cmd, b"", HANG_GUARD, &format!("{args:?}")).0
     }
 
     /// Runs `audit --format json` and parses the report.
@@ -221,9 +234,14 @@ pub fn run_limited(
 /// and its cache key kept in a folder of the test run's own (never the
 /// caller's `~/.cache`).
 pub fn bare_cmd() -> Command {
+    Command::from_std(bare_std_cmd())
+}
+
+/// `bare_cmd()` as a `std::process::Command`.
+pub fn bare_std_cmd() -> std::process::Command {
     static CACHE_HOME: std::sync::OnceLock<TempDir> = std::sync::OnceLock::new();
     let cache_home = CACHE_HOME.get_or_init(|| TempDir::new().expect("temp cache home"));
-    let mut cmd = Command::cargo_bin("active-status").expect("binary built");
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("active-status"));
     for (k, _) in std::env::vars() {
         if k.starts_with("ACTIVE_STATUS_") {
             cmd.env_remove(k);
@@ -241,6 +259,25 @@ pub fn texts(items: &Value) -> Vec<String> {
         .iter()
         .map(|i| i["text"].as_str().expect("text").to_string())
         .collect()
+}
+
+/// Fails unless `out` exited with `code` and did not panic, showing `what`,
+/// stdout and stderr.
+#[track_caller]
+pub fn assert_status(out: &std::process::Output, code: i32, what: &str) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{what}: expected exit {code}, got {:?}\nstdout: {}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked at"),
+        "{what}: panic\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A process's stdout as text (lossy).

@@ -1,4 +1,5 @@
-//! Helpers shared by the rule tests (`rules_sections.rs`, `rules_merge.rs`):
+//! Helpers shared by the rule tests (`rules_sections.rs`, `rules_merge.rs`,
+//! `matching.rs`, `vault_rules.rs`):
 //! every report they fetch is checked for the accounting identities.
 
 use super::{Vault, texts};
@@ -29,26 +30,19 @@ pub fn check_accounting(r: &Value) {
         n("shown") + n("overflow") + n("deferred") + n("blocked") + n("review"),
         "open = shown + overflow + deferred + blocked + review: {a}"
     );
-    assert_eq!(
-        n("review") as usize,
-        r["review"].as_array().expect("review").len()
-    );
-    assert_eq!(
-        n("deferred") as usize,
-        r["deferred"].as_array().expect("deferred").len()
-    );
-    assert_eq!(
-        n("blocked") as usize,
-        r["blocked"].as_array().expect("blocked").len()
-    );
-    assert_eq!(
-        n("shown") as usize,
-        r["priorities"].as_array().expect("priorities").len()
-    );
-    assert_eq!(
-        n("overflow") as usize,
-        r["overflow"].as_array().expect("overflow").len()
-    );
+    for (count, list) in [
+        ("review", "review"),
+        ("deferred", "deferred"),
+        ("blocked", "blocked"),
+        ("shown", "priorities"),
+        ("overflow", "overflow"),
+    ] {
+        let len = r[list]
+            .as_array()
+            .unwrap_or_else(|| panic!("{list} missing"))
+            .len();
+        assert_eq!(n(count) as usize, len, "audit.{count} = {list}.len(): {a}");
+    }
     let by_source: u64 = a["sources"]
         .as_object()
         .expect("sources")
@@ -114,4 +108,27 @@ pub fn row(
         tier.to_string(),
         line,
     )
+}
+
+/// A journal file of `date` with one session of project `p` holding `body`.
+pub fn journal(v: &Vault, date: &str, body: &[&str]) {
+    let mut lines = vec!["## Session: s (p)"];
+    lines.extend_from_slice(body);
+    v.write(&format!("journal/{date}.md"), md(&lines));
+}
+
+/// `(path, message)` of every warning of an audit report.
+pub fn warnings(r: &Value) -> Vec<(String, String)> {
+    str_pairs(&r["audit"]["warnings"], "path", "message")
+}
+
+/// The string fields `a` and `b` of every object of the JSON array `list`
+/// (a missing field reads as "").
+pub fn str_pairs(list: &Value, a: &str, b: &str) -> Vec<(String, String)> {
+    let field = |o: &Value, k: &str| o[k].as_str().unwrap_or_default().to_string();
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(|o| (field(o, a), field(o, b)))
+        .collect()
 }
