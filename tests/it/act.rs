@@ -244,12 +244,11 @@ fn ambiguous_text_lists_candidates_and_writes_nothing() {
     );
     assert_eq!(snapshot(&v), before);
     // A short word is never looked up as a part of a text.
-    let out = v.test().args(["done", "the"]).status(65).run().output;
-    assert!(
-        stderr(&out).contains("no open item matches \"the\""),
-        "{}",
-        stderr(&out)
-    );
+    v.test()
+        .args(["done", "the"])
+        .status(65)
+        .stderr_has("no open item matches \"the\"")
+        .run();
     assert_eq!(snapshot(&v), before);
     // A path:line names it exactly.
     ok(&v, &["done", "projects/wrap-cli/actives/docs/todos.md:2"]);
@@ -265,12 +264,11 @@ fn an_id_that_no_longer_exists_is_refused() {
     let id = id_of(&v, "port to Windows");
     ok(&v, &["done", &id]);
     let before = snapshot(&v);
-    let out = v.test().args(["done", &id]).status(65).run().output;
-    assert!(
-        stderr(&out).contains(&format!("no open item matches {id:?}")),
-        "{}",
-        stderr(&out)
-    );
+    v.test()
+        .args(["done", &id])
+        .status(65)
+        .stderr_has(format!("no open item matches {id:?}"))
+        .run();
     assert_eq!(snapshot(&v), before);
     v.test()
         .args(["cancel", "nothing like this at all"])
@@ -363,16 +361,10 @@ fn regen_updates_the_dashboard_under_the_same_lock() {
     let v = vault();
     v.json(&["regen", "--format", "json"]);
     assert!(v.read("ACTIVE-STATUS.md").contains("port to Windows"));
-    let out = v
-        .test()
+    v.test()
         .args(["done", "port to Windows", "--regen"])
-        .run()
-        .output;
-    assert!(
-        stderr(&out).contains("ACTIVE-STATUS.md: written (3 open, 3 shown)"),
-        "{}",
-        stderr(&out)
-    );
+        .stderr_has("ACTIVE-STATUS.md: written (3 open, 3 shown)")
+        .run();
     assert!(!v.read("ACTIVE-STATUS.md").contains("port to Windows"));
 }
 
@@ -470,18 +462,11 @@ fn route_from_replaces_refuses_an_item_that_is_not_captured() {
     let v = inbox_vault();
     let before = snapshot(&v);
     let batch = r#"[{"text": "x y z", "to": "journal", "replaces": "port to Windows"}]"#;
-    let out = v
+    v
         .test()
         .args(["route", "--from", "-"])
         .stdin(batch)
-        .status(65)
-        .run()
-        .output;
-    assert!(
-        stderr(&out).contains("route entry 1: `replaces` \"port to Windows\" names an open item with no captured inbox place; nothing was written"),
-        "{}",
-        stderr(&out)
-    );
+        .status(65).stderr_has("route entry 1: `replaces` \"port to Windows\" names an open item with no captured inbox place; nothing was written").run();
     v.test()
         .args(["route", "--from", "-"])
         .stdin(r#"[{"text": "x y z", "to": "journal", "replaces": "nothing like it at all"}]"#)

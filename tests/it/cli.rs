@@ -758,12 +758,12 @@ fn lock_flags_are_offered_only_where_the_lock_is_taken() {
     let v = Vault::new().file("journal/2026-05-06.md", "## Next\n- [ ] x\n");
     for sub in ["config", "audit", "list", "stats", "extract", "history"] {
         for flag in [&["--lock-timeout", "3"][..], &["--no-wait"][..]] {
-            let out = v.test().arg(sub).args(flag).status(2).run().output;
-            assert!(
-                stderr(&out).contains(&format!("unexpected argument '{}'", flag[0])),
-                "{sub} {flag:?}: {}",
-                stderr(&out)
-            );
+            v.test()
+                .arg(sub)
+                .args(flag)
+                .status(2)
+                .stderr_has(format!("unexpected argument '{}'", flag[0]))
+                .run();
         }
         let help = stdout(&v.cmd().args([sub, "--help"]).output().unwrap());
         assert!(!help.contains("--lock-timeout"), "{sub} --help offers it");
@@ -873,15 +873,13 @@ fn config_file_flag_replaces_the_vault_file() {
 fn config_file_flag_missing_is_74() {
     let v = Vault::new();
     let missing = v.join("nope/missing.toml");
-    let out = v
-        .test()
+    v.test()
         .arg("--config")
         .arg(&missing)
         .arg("regen")
         .status(74)
-        .run()
-        .output;
-    assert!(stderr(&out).contains("missing.toml"), "{}", stderr(&out));
+        .stderr_has("missing.toml")
+        .run();
     assert!(!v.exists(DASH));
 }
 
@@ -950,18 +948,12 @@ fn bad_env_value_names_the_variable() {
         ("ACTIVE_STATUS_FOLLOW_SYMLINKS", "maybe"),
         ("ACTIVE_STATUS_DEDUP_THRESHOLD", "2"),
     ] {
-        let out = v
-            .test()
+        v.test()
             .env(var, value)
             .arg("audit")
             .status(65)
-            .run()
-            .output;
-        assert!(
-            stderr(&out).contains(var),
-            "{var}={value}: {}",
-            stderr(&out)
-        );
+            .stderr_has(var)
+            .run();
     }
 }
 
@@ -1274,18 +1266,11 @@ fn list_with_an_unknown_project_exits_65_naming_the_known_ones() {
         .project("alpha")
         .project("wrap-cli")
         .file("journal/2026-05-06.md", "## Next\n- [ ] (alpha) x\n");
-    let out = v
-        .test()
+    v.test()
         .args(["list", "--project", "nosuch"])
         .status(65)
-        .run()
-        .output;
-    assert!(
-        stderr(&out)
-            .contains("no project \"nosuch\" in this vault\nhint: known projects: alpha, wrap-cli"),
-        "{}",
-        stderr(&out)
-    );
+        .stderr_has("no project \"nosuch\" in this vault\nhint: known projects: alpha, wrap-cli")
+        .run();
     // A known project with nothing open is not an error.
     v.test().args(["list", "--project", "wrap-cli"]).run();
 }
@@ -1348,14 +1333,12 @@ fn a_bad_date_on_the_command_line_is_a_usage_error_naming_its_flag() {
 #[test]
 fn usage_lines_show_what_is_missing_and_not_the_environment() {
     let v = Vault::new();
-    let out = v
-        .test()
+    v.test()
         .env("ACTIVE_STATUS_TODAY", "2026-05-06")
         .args(["extract"])
         .status(2)
-        .run()
-        .output;
-    assert!(!stderr(&out).contains("--today"), "{}", stderr(&out));
+        .stderr_lacks("--today")
+        .run();
     let out = v
         .test()
         .args(["extract", "--since", "7d"])

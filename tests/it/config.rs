@@ -59,12 +59,11 @@ fn an_unreadable_user_config_is_a_warning() {
 fn an_unreadable_vault_config_is_an_error() {
     let v = Vault::new();
     std::fs::create_dir_all(v.join(".agents/active-status.toml")).expect("mkdir");
-    let out = v.test().arg("config").status(74).run().output;
-    assert!(
-        stderr(&out).contains("cannot read configuration"),
-        "{}",
-        stderr(&out)
-    );
+    v.test()
+        .arg("config")
+        .status(74)
+        .stderr_has("cannot read configuration")
+        .run();
 }
 
 #[test]

@@ -31,6 +31,13 @@ fn cmd(root: &Path) -> assert_cmd::Command {
     c
 }
 
+/// Runs `args` against the vault at `root`; it must succeed. Returns stdout.
+fn stdout_of(root: &Path, args: &[&str]) -> String {
+    let out = cmd(root).args(args).output().expect("run");
+    crate::common::assert_status(&out, 0, &format!("{args:?}"));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 #[test]
 fn dashboard_of_the_example_vault() {
     let vault = example_vault();
@@ -43,56 +50,32 @@ fn dashboard_of_the_example_vault() {
 #[test]
 fn json_report_of_the_example_vault() {
     let vault = example_vault();
-    let out = cmd(vault.path())
-        .args(["regen", "--dry-run", "--format", "json"])
-        .output()
-        .expect("run");
-    assert!(out.status.success());
-    let json = String::from_utf8(out.stdout).expect("utf-8");
+    let json = stdout_of(vault.path(), &["regen", "--dry-run", "--format", "json"]);
     insta::assert_snapshot!("example_report_json", json);
 }
 
 #[test]
 fn list_json_of_the_example_vault() {
     let vault = example_vault();
-    let out = cmd(vault.path())
-        .args(["list", "--format", "json", "--limit", "5"])
-        .output()
-        .expect("run");
-    assert!(out.status.success());
-    insta::assert_snapshot!(
-        "example_list_json",
-        String::from_utf8(out.stdout).expect("utf-8")
-    );
+    let json = stdout_of(vault.path(), &["list", "--format", "json", "--limit", "5"]);
+    insta::assert_snapshot!("example_list_json", json);
 }
 
 #[test]
 fn text_audit_of_the_example_vault() {
     let vault = example_vault();
-    let out = cmd(vault.path())
-        .args(["audit", "-v"])
-        .output()
-        .expect("run");
-    assert!(out.status.success());
-    insta::assert_snapshot!(
-        "example_audit_text",
-        String::from_utf8(out.stdout).expect("utf-8")
-    );
+    let text = stdout_of(vault.path(), &["audit", "-v"]);
+    insta::assert_snapshot!("example_audit_text", text);
 }
 
 #[test]
 fn regenerating_twice_writes_once_and_check_passes() {
     let vault = example_vault();
-    let first = cmd(vault.path())
-        .args(["regen", "--format", "json"])
-        .output()
-        .expect("run");
-    let second = cmd(vault.path())
-        .args(["regen", "--format", "json"])
-        .output()
-        .expect("run");
-    let v1: serde_json::Value = serde_json::from_slice(&first.stdout).expect("json");
-    let v2: serde_json::Value = serde_json::from_slice(&second.stdout).expect("json");
+    let regen = || -> serde_json::Value {
+        serde_json::from_str(&stdout_of(vault.path(), &["regen", "--format", "json"]))
+            .expect("json")
+    };
+    let (v1, v2) = (regen(), regen());
     assert_eq!(v1["written"], true);
     assert_eq!(v2["written"], false);
     assert_eq!(v2["changed"], false);

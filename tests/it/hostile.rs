@@ -8,22 +8,18 @@
 //! Tests marked `#[ignore = "BUG: …"]` document defects found here.
 
 use crate::common::rng::Rng;
-use crate::common::{Vault, check_accounting, warnings};
+use crate::common::{Vault, check_accounting, count, each, string, warnings};
 
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
 
-// Every run goes through `Test`, whose hang guard kills a run still going
-// after two minutes and fails the test: not a speed check. Speed is measured
+// Every run goes through `Test`, whose hang guard (`HANG_GUARD`) kills a
+// run still going after five minutes and fails the test: not a speed check. Speed is measured
 // by the bench (docs/PERFORMANCE.md), never asserted here. `Test` also fails
 // a run that panicked or died of a signal (a stack overflow would).
 const DAY: &str = "journal/2026-05-06.md";
 const HEAD: &str = "# 2026-05-06\n\n## Session: hostile (p)\n\n### Next\n\n";
-
-fn n(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
-}
 
 /// `audit --format json` then `regen`, both exit 0; returns the audit report
 /// (accounting checked).
@@ -66,7 +62,7 @@ fn lists_nested_5000_deep() {
         .file(DAY, deep)
         .file("journal/2026-05-05.md", one_line);
     let r = audit_and_regen(&v);
-    assert_eq!(n(&r["audit"]["sources"]["journal_next"]), 5000 + 3);
+    assert_eq!(count(&r["audit"]["sources"]["journal_next"]), 5000 + 3);
     let texts = item_texts(&r);
     for t in [
         "level 0",
@@ -88,7 +84,7 @@ fn lists_nested_5000_deep() {
         .iter()
         .flat_map(|i| i["seen_in"].as_array().unwrap().iter())
         .filter(|p| p["path"] == DAY)
-        .map(|p| n(&p["line"]))
+        .map(|p| count(&p["line"]))
         .collect();
     lines.sort_unstable();
     let head_lines = HEAD.lines().count() as u64;
@@ -111,7 +107,7 @@ fn eight_mb_single_line_item() {
     s.push_str("\n- [ ] a normal item\n");
     let v = Vault::new().project("p").file(DAY, s);
     let r = audit_and_regen(&v);
-    assert_eq!(n(&r["audit"]["collected"]), 2);
+    assert_eq!(count(&r["audit"]["collected"]), 2);
     let lens: Vec<usize> = item_texts(&r).iter().map(String::len).collect();
     assert!(lens.contains(&body.trim_end().len()), "{lens:?}");
     assert!(item_texts(&r).contains(&"a normal item".to_string()));
@@ -134,12 +130,12 @@ fn thirty_thousand_near_identical_items() {
     let v = Vault::new().project("p").file(DAY, s);
     let r = audit_and_regen(&v);
     let a = &r["audit"];
-    assert_eq!(n(&a["collected"]), 30_000);
+    assert_eq!(count(&a["collected"]), 30_000);
     assert!(
-        n(&a["duplicates_merged"]) > 29_000,
+        count(&a["duplicates_merged"]) > 29_000,
         "near-identical items merge: {a}"
     );
-    assert!(n(&a["open"]) >= 1);
+    assert!(count(&a["open"]) >= 1);
     eprintln!(
         "30,000 near-identical items: {} open, {} merged",
         a["open"], a["duplicates_merged"]
@@ -157,9 +153,9 @@ fn twenty_thousand_items_differing_only_in_a_number() {
     let v = Vault::new().project("p").file(DAY, s);
     let r = audit_and_regen(&v);
     let a = &r["audit"];
-    assert_eq!(n(&a["collected"]), 20_000);
-    assert_eq!(n(&a["duplicates_merged"]), 0, "{a}");
-    assert_eq!(n(&a["open"]), 20_000);
+    assert_eq!(count(&a["collected"]), 20_000);
+    assert_eq!(count(&a["duplicates_merged"]), 0, "{a}");
+    assert_eq!(count(&a["open"]), 20_000);
 }
 
 #[test]
@@ -214,17 +210,9 @@ fn bom_and_crlf() {
          - [ ] second crlf item\r\n  continued here\r\n### Done\r\n- [x] old thing\r\n",
     );
     let r = audit_and_regen(&v);
-    let items: Vec<(String, u64)> = r["priorities"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| {
-            (
-                i["text"].as_str().unwrap().to_string(),
-                n(&i["source"]["line"]),
-            )
-        })
-        .collect();
+    let items: Vec<(String, u64)> = each(&r["priorities"], |i| {
+        (string(&i["text"]), count(&i["source"]["line"]))
+    });
     assert_eq!(
         items,
         vec![
@@ -253,7 +241,7 @@ fn storms_of_markup_characters() {
     s.push_str(&format!("- [ ] {}\n", "**".repeat(50_000)));
     let v = Vault::new().project("p").file(DAY, s);
     let r = audit_and_regen(&v);
-    assert!(n(&r["audit"]["collected"]) >= 12, "{}", r["audit"]);
+    assert!(count(&r["audit"]["collected"]) >= 12, "{}", r["audit"]);
 }
 
 #[test]
@@ -270,7 +258,11 @@ fn storms_of_brackets() {
             .project("p")
             .file(DAY, format!("{HEAD}- [ ] {body}\n"));
         let r = audit_and_regen(&v);
-        assert!(n(&r["audit"]["collected"]) <= 1, "{name}: {}", r["audit"]);
+        assert!(
+            count(&r["audit"]["collected"]) <= 1,
+            "{name}: {}",
+            r["audit"]
+        );
     }
 }
 
@@ -330,7 +322,7 @@ fn empty_files_everywhere() {
         .file(".agents/inbox/2026-05-06T10-00-00-aaaaaaaa.md", "")
         .file(".agents/active-status.toml", "");
     let r = audit_and_regen(&v);
-    assert_eq!(n(&r["audit"]["collected"]), 0);
+    assert_eq!(count(&r["audit"]["collected"]), 0);
     assert_eq!(r["as_of"], "2026-05-06");
     assert!(v.read("ACTIVE-STATUS.md").contains("Nothing open"));
 }
@@ -373,8 +365,8 @@ fn symlink_loops_in_journal() {
 fn symlink_loop_reads_each_file_once() {
     let v = loop_vault(true);
     let r = audit_and_regen(&v);
-    assert_eq!(n(&r["audit"]["files_scanned"]), 1, "{}", r["audit"]);
-    assert_eq!(n(&r["audit"]["collected"]), 1, "{}", r["audit"]);
+    assert_eq!(count(&r["audit"]["files_scanned"]), 1, "{}", r["audit"]);
+    assert_eq!(count(&r["audit"]["collected"]), 1, "{}", r["audit"]);
     assert_eq!(r["priorities"][0]["seen_in"].as_array().unwrap().len(), 1);
 }
 

@@ -118,17 +118,9 @@ impl Repo {
 
     /// The binary run in the top folder, without `--root`.
     fn cmd_here(&self) -> assert_cmd::Command {
-        let mut cmd = bare_cmd();
-        cmd.current_dir(self.top())
-            .env("HOME", self.home.path())
-            .env("XDG_CONFIG_HOME", self.home.path())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("PATH", Self::path_env())
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            .env_remove("GIT_INDEX_FILE")
-            .env_remove("GIT_CONFIG_GLOBAL");
-        cmd
+        let mut cmd = crate::common::bare_std_cmd();
+        self.isolate(&mut cmd);
+        assert_cmd::Command::from_std(cmd)
     }
 
     /// The binary with `--root <top>/<vault_rel>` (the top itself for "").
@@ -272,12 +264,7 @@ fn second_init_keeps_the_config_byte_identical() {
     v.cmd().arg("init").assert().success();
     let first = std::fs::read(v.join(".agents/active-status.toml")).expect("read");
 
-    let out = v.test().arg("init").run().output;
-    assert!(
-        stdout(&out).contains("kept"),
-        "second init should say the config was kept: {}",
-        stdout(&out)
-    );
+    v.test().arg("init").stdout_has("kept").run();
     assert_eq!(
         std::fs::read(v.join(".agents/active-status.toml")).expect("read"),
         first
@@ -288,8 +275,7 @@ fn second_init_keeps_the_config_byte_identical() {
         .expect("utf-8")
         .replace("# cap = 15", "cap = 7 # mine");
     v.write(".agents/active-status.toml", &edited);
-    let out = v.test().arg("init").run().output;
-    assert!(stdout(&out).contains("kept"), "{}", stdout(&out));
+    v.test().arg("init").stdout_has("kept").run();
     assert_eq!(v.read(".agents/active-status.toml"), edited);
     let shown = stdout(&v.cmd().arg("config").output().expect("config"));
     assert!(
@@ -516,16 +502,26 @@ fn merge_two_branches(r: &Repo, vault: &str, base: (&str, &str), a: (&str, &str)
     );
 }
 
+/// `merge_two_branches` where each side adds a journal of its own day.
+fn merge_three_journals(r: &Repo, vault: &str) {
+    let (base, a, b) = (
+        journal("base item"),
+        journal("feature item"),
+        journal("main item"),
+    );
+    merge_two_branches(
+        r,
+        vault,
+        ("journal/2026-05-01.md", &base),
+        ("journal/2026-05-02.md", &a),
+        ("journal/2026-05-03.md", &b),
+    );
+}
+
 #[test]
 fn merging_branches_that_changed_different_journals_does_not_conflict() {
     let r = Repo::new();
-    merge_two_branches(
-        &r,
-        "",
-        ("journal/2026-05-01.md", &journal("base item")),
-        ("journal/2026-05-02.md", &journal("feature item")),
-        ("journal/2026-05-03.md", &journal("main item")),
-    );
+    merge_three_journals(&r, "");
 }
 
 #[test]
@@ -588,26 +584,14 @@ fn a_vault_in_a_subfolder_uses_paths_relative_to_the_repository() {
 fn a_vault_in_a_subfolder_merges_without_conflict() {
     let r = Repo::new();
     std::fs::create_dir_all(r.join("kb")).expect("mkdir kb");
-    merge_two_branches(
-        &r,
-        "kb",
-        ("journal/2026-05-01.md", &journal("base item")),
-        ("journal/2026-05-02.md", &journal("feature item")),
-        ("journal/2026-05-03.md", &journal("main item")),
-    );
+    merge_three_journals(&r, "kb");
 }
 
 #[test]
 fn a_vault_in_a_subfolder_with_a_space_merges_without_conflict() {
     let r = Repo::new();
     std::fs::create_dir_all(r.join("my kb")).expect("mkdir");
-    merge_two_branches(
-        &r,
-        "my kb",
-        ("journal/2026-05-01.md", &journal("base item")),
-        ("journal/2026-05-02.md", &journal("feature item")),
-        ("journal/2026-05-03.md", &journal("main item")),
-    );
+    merge_three_journals(&r, "my kb");
 }
 
 // ---------------------------------------------------------------- agents
@@ -737,12 +721,10 @@ fn init_codex_writes_the_wrap_skill_and_its_hooks_file() {
 fn init_claude_registers_the_mcp_server_without_clobbering_others() {
     // A fresh .mcp.json.
     let v = Vault::new();
-    let out = v.test().args(["init", "--claude"]).run().output;
-    assert!(
-        stdout(&out).contains(".mcp.json (MCP server `active-status`)"),
-        "{}",
-        stdout(&out)
-    );
+    v.test()
+        .args(["init", "--claude"])
+        .stdout_has(".mcp.json (MCP server `active-status`)")
+        .run();
     let json: serde_json::Value = serde_json::from_str(&v.read(".mcp.json")).unwrap();
     assert_eq!(
         json,
@@ -775,12 +757,11 @@ fn init_claude_registers_the_mcp_server_without_clobbering_others() {
     );
     // A file that is not a JSON object is left alone (65).
     let v = Vault::new().file(".mcp.json", "not json\n");
-    let out = v.test().args(["init", "--claude"]).status(65).run().output;
-    assert!(
-        stderr(&out).contains("cannot register the MCP server in"),
-        "{}",
-        stderr(&out)
-    );
+    v.test()
+        .args(["init", "--claude"])
+        .status(65)
+        .stderr_has("cannot register the MCP server in")
+        .run();
     assert_eq!(v.read(".mcp.json"), "not json\n");
 }
 
@@ -804,8 +785,12 @@ fn init_never_overwrites_an_existing_skill() {
         .file(".claude/skills/wrap/SKILL.md", "my own claude wrap\n")
         .file(".codex/skills/wrap/SKILL.md", "my own codex wrap\n");
     for flag in ["--claude", "--codex"] {
-        let out = v.test().args(["init", flag]).run().output;
-        assert!(stdout(&out).contains("kept"), "{flag}: {}", stdout(&out));
+        let out = v
+            .test()
+            .args(["init", flag])
+            .stdout_has("kept")
+            .run()
+            .output;
         // The hooks block is still printed for Claude Code (Codex gets its file).
         if flag == "--claude" {
             assert_hooks_block(&printed_json(&stdout(&out)));

@@ -108,12 +108,16 @@ fn vault() -> Vault {
     )
 }
 
+/// The test vault with its lock held by a `Holder` (`None` without python3).
+fn held() -> Option<(Vault, Holder)> {
+    let v = vault();
+    let holder = Holder::start(&v.join(LOCK))?;
+    Some((v, holder))
+}
+
 #[test]
 fn held_lock_times_out_with_75_naming_the_holder() {
-    let v = vault();
-    let Some(holder) = Holder::start(&v.join(LOCK)) else {
-        return;
-    };
+    let Some((v, holder)) = held() else { return };
     let ran = v
         .test()
         .args(["regen", "--lock-timeout", "0.5"])
@@ -134,10 +138,7 @@ fn held_lock_times_out_with_75_naming_the_holder() {
 
 #[test]
 fn no_wait_fails_at_once_with_75() {
-    let v = vault();
-    let Some(holder) = Holder::start(&v.join(LOCK)) else {
-        return;
-    };
+    let Some((v, holder)) = held() else { return };
     // Bounded work, not a speed check: with a one-hour timeout from the
     // environment, a run that waited would trip the hang guard.
     v.test()
@@ -152,12 +153,15 @@ fn no_wait_fails_at_once_with_75() {
 
 #[test]
 fn regen_succeeds_after_the_holder_exits() {
-    let v = vault();
-    let Some(holder) = Holder::start(&v.join(LOCK)) else {
-        return;
-    };
+    let Some((v, holder)) = held() else { return };
+    free_then_regen(&v, holder, Holder::release);
+}
+
+/// A `--no-wait` regen fails with 75 while `holder` holds the lock, and
+/// writes the dashboard once `free` has ended the holder.
+fn free_then_regen(v: &Vault, holder: Holder, free: fn(Holder)) {
     v.test().args(["regen", "--no-wait"]).status(75).run();
-    holder.release();
+    free(holder);
     v.test()
         .args(["regen", "--no-wait"])
         .expect_file_has(DASH, "add lock timeout")
@@ -166,10 +170,7 @@ fn regen_succeeds_after_the_holder_exits() {
 
 #[test]
 fn waiting_regen_gets_the_lock_when_it_is_released() {
-    let v = vault();
-    let Some(holder) = Holder::start(&v.join(LOCK)) else {
-        return;
-    };
+    let Some((v, holder)) = held() else { return };
     let releaser = release_soon(holder);
     let ran = v
         .test()
@@ -223,10 +224,7 @@ fn lock_timeout_flag_beats_env_and_env_beats_vault_file() {
 
 #[test]
 fn read_only_commands_take_no_lock() {
-    let v = vault();
-    let Some(holder) = Holder::start(&v.join(LOCK)) else {
-        return;
-    };
+    let Some((v, holder)) = held() else { return };
     // Bounded work: with a one-hour lock timeout, a command that waited for
     // the lock would trip the hang guard instead of exiting 0.
     for args in [
@@ -249,14 +247,8 @@ fn read_only_commands_take_no_lock() {
 
 #[test]
 fn sigkilled_holder_frees_the_lock_at_once() {
-    let v = vault();
-    let Some(holder) = Holder::start(&v.join(LOCK)) else {
-        return;
-    };
-    v.test().args(["regen", "--no-wait"]).status(75).run();
-    holder.kill();
-    v.test().args(["regen", "--no-wait"]).run();
-    assert!(v.exists(DASH));
+    let Some((v, holder)) = held() else { return };
+    free_then_regen(&v, holder, Holder::kill);
 }
 
 #[test]

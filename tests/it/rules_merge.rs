@@ -10,17 +10,9 @@ use serde_json::{Value, json};
 
 /// `(path, line)` pairs of an item's `seen_in`.
 fn seen_in(item: &Value) -> Vec<(String, u64)> {
-    item["seen_in"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["path"].as_str().unwrap().to_string(),
-                s["line"].as_u64().unwrap(),
-            )
-        })
-        .collect()
+    each(&item["seen_in"], |s| {
+        (string(&s["path"]), count(&s["line"]))
+    })
 }
 
 fn at(path: &str, line: u64) -> (String, u64) {
@@ -457,17 +449,9 @@ fn rank_order_is_tier_then_date_then_path_then_line() {
     journal(&v, "2026-05-05", &["### Next", "- [ ] yesterday journal"]);
     journal(&v, "2026-05-01", &["### Next", "- [ ] oldest journal"]);
     let r = audit(&v);
-    let tiers: Vec<(String, String)> = r["priorities"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| {
-            (
-                i["text"].as_str().unwrap().into(),
-                i["tier"].as_str().unwrap().into(),
-            )
-        })
-        .collect();
+    let tiers: Vec<(String, String)> = each(&r["priorities"], |i| {
+        (string(&i["text"]), string(&i["tier"]))
+    });
     let expected = [
         ("today item", "today"),
         ("captured today", "captured"),

@@ -1,7 +1,7 @@
 //! `search`: ranking (identifiers, recency), filters, Korean and Japanese
 //! queries, private spans, the JSON shape and the refusals.
 
-use crate::common::{Vault, md, stderr, stdout};
+use crate::common::{Vault, md, stdout};
 use serde_json::Value;
 
 /// `search QUERY… --format json` with a fixed today.
@@ -353,17 +353,11 @@ fn no_match_is_not_an_error() {
 #[test]
 fn a_query_without_a_word_or_an_unknown_project_is_refused() {
     let v = history_vault();
-    let out = v
-        .test()
+    v.test()
         .args(["search", "--", "...", "!!"])
         .status(2)
-        .run()
-        .output;
-    assert!(
-        stderr(&out).contains("QUERY with at least one letter or digit"),
-        "{}",
-        stderr(&out)
-    );
+        .stderr_has("QUERY with at least one letter or digit")
+        .run();
     v.test()
         .args(["search", "export", "--project", "nosuch"])
         .status(65)

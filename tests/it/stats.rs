@@ -1,6 +1,6 @@
 //! `stats` and `history`: computed from the sources alone.
 
-use crate::common::Vault;
+use crate::common::{Vault, count, each, string};
 use serde_json::{Value, json};
 
 /// Three weeks of a small vault: wrap-cli is worked on and has open items,
@@ -61,17 +61,9 @@ fn stats_json_counts_weeks_ages_zombies_and_stuck_projects() {
         ]
     );
     assert_eq!(s["weeks"][0]["start"], "2026-04-20");
-    let buckets: Vec<(String, u64)> = s["age_buckets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| {
-            (
-                b["label"].as_str().unwrap().to_string(),
-                b["open"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let buckets: Vec<(String, u64)> = each(&s["age_buckets"], |b| {
+        (string(&b["label"]), count(&b["open"]))
+    });
     assert_eq!(
         buckets,
         vec![

@@ -132,3 +132,24 @@ pub fn str_pairs(list: &Value, a: &str, b: &str) -> Vec<(String, String)> {
         .map(|o| (field(o, a), field(o, b)))
         .collect()
 }
+
+/// `f` of every element of the JSON array `list`.
+pub fn each<T>(list: &Value, f: impl Fn(&Value) -> T) -> Vec<T> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(f)
+        .collect()
+}
+
+/// A JSON string as an owned `String` (fails on anything else).
+pub fn string(v: &Value) -> String {
+    v.as_str()
+        .unwrap_or_else(|| panic!("not a string: {v}"))
+        .to_string()
+}
+
+/// A JSON count (fails on anything else).
+pub fn count(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
+}
