@@ -355,8 +355,8 @@ pub(crate) fn text(e: &Explanation) -> String {
         ("deferred", _) => "open, deferred (a start or scheduled date after as_of)".to_string(),
         ("blocked", _) => "open, blocked (waits for another open item)".to_string(),
         (
-            reason @ ("possibly-done" | "not-a-task" | "possible-duplicate" | "unreviewed-capture"
-            | "stale"),
+            reason @ ("possibly-done" | "not-a-task" | "possible-duplicate" | "superseded"
+            | "unreviewed-capture" | "stale"),
             _,
         ) => format!("open, in review ({reason})"),
         (s, _) => s.to_string(),

@@ -354,6 +354,7 @@ pub fn build_with(analysis: &Analysis, cfg: &Config, trail: Trail) -> Report {
             today: vault.as_of.or(vault.today),
             stale_days: cfg.review_stale_days,
             inbox_dir: &cfg.inbox_dir,
+            session_log: &|path| matches!(cfg.extra_kind_of(path), Some("session-log" | "handoff")),
         },
     );
     let all: Vec<_> = overflow.drain(..cfg.cap.min(overflow.len())).collect();

@@ -23,6 +23,9 @@ pub enum Reason {
     NotATask,
     /// Another open item shares its identifiers or most content words.
     PossibleDuplicate,
+    /// An item of an earlier session log's list that a later session log of
+    /// the project neither restates nor closes.
+    Superseded,
     /// Captured from a transcript by a hook; nobody confirmed it.
     UnreviewedCapture,
     /// Not seen for more than `review.stale_days`.
@@ -35,6 +38,7 @@ impl Reason {
             Reason::PossiblyDone => "possibly-done",
             Reason::NotATask => "not-a-task",
             Reason::PossibleDuplicate => "possible-duplicate",
+            Reason::Superseded => "superseded",
             Reason::UnreviewedCapture => "unreviewed-capture",
             Reason::Stale => "stale",
         }
@@ -261,6 +265,62 @@ pub struct Context<'a> {
     pub today: Option<Date>,
     pub stale_days: u32,
     pub inbox_dir: &'a str,
+    /// Whether a file belongs to a source declared as session logs or
+    /// hand-offs (`sources.extra` kinds `session-log`, `handoff`).
+    pub session_log: &'a dyn Fn(&str) -> bool,
+}
+
+/// The latest note of a project's session logs: its date, path and first
+/// line that yields an item or a done entry.
+type Latest<'a> = FxHashMap<Option<&'a str>, (Date, &'a str, u32)>;
+
+/// Each project's latest session-log note that yields anything (an open
+/// item or a done entry).
+fn latest_notes<'a>(cx: &Context<'a>) -> Latest<'a> {
+    let mut out: Latest<'a> = FxHashMap::default();
+    let places = cx
+        .merged
+        .items
+        .iter()
+        .map(|i| (i.project(), i.date, &*i.loc.path, i.loc.line))
+        .chain(
+            cx.signals
+                .iter()
+                .map(|s| (s.project(), s.date, &*s.loc.path, s.loc.line)),
+        );
+    for (project, date, path, line) in places {
+        let Some(date) = date else { continue };
+        if !(cx.session_log)(path) {
+            continue;
+        }
+        let slot = out.entry(project).or_insert((date, path, line));
+        if (date, std::cmp::Reverse((path, line))) > (slot.0, std::cmp::Reverse((slot.1, slot.2))) {
+            *slot = (date, path, line);
+        }
+    }
+    out
+}
+
+/// An item seen only in session logs, last on a date before the project's
+/// latest session-log note: that later note neither restates it (it would
+/// be the same item, seen then) nor closes it (it would be resolved).
+fn superseded(item: &ReportItem, cx: &Context<'_>, latest: &Latest<'_>) -> Option<Evidence> {
+    let last = item.last_seen?;
+    let only_logs = if item.seen_in.is_empty() {
+        (cx.session_log)(&item.source.path)
+    } else {
+        item.seen_in.iter().all(|m| (cx.session_log)(&m.path))
+    };
+    if !only_logs {
+        return None;
+    }
+    let &(date, path, line) = latest.get(&item.project.as_deref())?;
+    (date > last).then(|| Evidence {
+        path: Some(path.into()),
+        line: Some(line),
+        id: None,
+        text: format!("a later session log ({date}) neither restates nor closes it"),
+    })
 }
 
 /// Postings: for each (project, word), the indices holding it.
@@ -307,6 +367,7 @@ pub fn take(pool: &mut Vec<ReportItem>, cx: &Context<'_>) -> Vec<ReviewItem> {
         codes,
         ids: signal_ids,
     };
+    let latest = latest_notes(cx);
     // The matching keys of the open items, by the representative's place.
     let norms: FxHashMap<(&str, u32), (&str, Option<u64>)> = cx
         .merged
@@ -355,6 +416,7 @@ pub fn take(pool: &mut Vec<ReportItem>, cx: &Context<'_>) -> Vec<ReviewItem> {
                     )
                     .map(|e| (Reason::PossibleDuplicate, e))
                 })
+                .or_else(|| superseded(&item, cx, &latest).map(|e| (Reason::Superseded, e)))
                 .or_else(|| {
                     (item.source.kind == SourceKind::Captured
                         && crate::capture::is_capture_path_in(&item.source.path, cx.inbox_dir))

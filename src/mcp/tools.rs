@@ -336,7 +336,7 @@ impl Server {
     }
 
     #[tool(
-        description = "The review queue as JSON: open items the tool is unsure about (possibly-done, not-a-task, possible-duplicate, unreviewed-capture, stale), each with its ID, reason and evidence. Answer with the decide tool.",
+        description = "The review queue as JSON: open items the tool is unsure about (possibly-done, not-a-task, possible-duplicate, superseded, unreviewed-capture, stale), each with its ID, reason and evidence. Answer with the decide tool.",
         input_schema = schema::<ReviewParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]

@@ -15,12 +15,14 @@
 //! every fixture file.
 
 use super::headings::HeadingMatcher;
-use super::markdown::{ParsedDoc, Sections, entry_from};
+use super::markdown::{Lead, ParsedDoc, Sections, entry_from, fold_details, quiet_entry};
 
 /// An open list item.
 struct Open {
     /// Column where its content starts (continuation lines reach it).
     content: usize,
+    /// Its line.
+    line: u32,
 }
 
 /// The paragraph open at the current line, if any.
@@ -39,6 +41,10 @@ struct Pending {
     text: std::ops::Range<usize>,
     role: Option<super::Role>,
     session: Option<usize>,
+    /// The line of the item it is nested in.
+    parent: Option<u32>,
+    /// Under a bold lead-in that gives no role.
+    quiet: bool,
 }
 
 /// Parses `src` (redacted, no BOM) line by line; `None` when it holds a
@@ -59,8 +65,8 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
     let mut stack: Vec<Open> = Vec::new();
     let mut para = Para::None;
     let mut pending: Vec<Pending> = Vec::new();
-    // The role of a bold lead-in paragraph, for the list that follows it.
-    let mut lead: Option<super::Role> = None;
+    // The bold lead-in paragraph, for the list that follows it.
+    let mut lead: Option<Lead> = None;
     // Whether the plain paragraph being read started at the margin.
     let mut plain_top = false;
     let mut lines = LineIter {
@@ -147,15 +153,20 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
                     return None;
                 }
                 stack.truncate(k);
+                let parent = stack.last().map(|o| o.line);
                 stack.push(Open {
                     content: indent + width + spaces,
+                    line: line_no,
                 });
                 let at = start + indent + width + spaces;
+                let (role, quiet) = Lead::role(lead, sections.role());
                 pending.push(Pending {
                     line: line_no,
                     text: at..start + l.len(),
-                    role: lead.or(sections.role()),
+                    role,
                     session: sections.session(),
+                    parent,
+                    quiet,
                 });
                 para = Para::Item(pending.len() - 1);
             }
@@ -170,7 +181,7 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
                 } else {
                     plain_top = k == 0;
                     if plain_top {
-                        lead = super::markdown::bold_lead_role(content, headings);
+                        lead = super::markdown::bold_lead(content, headings);
                     }
                     stack.truncate(k);
                     para = Para::Plain;
@@ -179,12 +190,15 @@ pub(super) fn parse_lines(src: &str, headings: &HeadingMatcher) -> Option<Parsed
         }
     }
     for p in pending {
-        if let Some(e) = entry_from(src, p.text, false, p.line, p.role, p.session, headings) {
+        if let Some(mut e) = entry_from(src, p.text, false, p.line, p.role, p.session, headings) {
+            e.parent = p.parent;
+            quiet_entry(&mut e, p.quiet);
             doc.entries.push(e);
         }
     }
     // Heading items were pushed as their headings were met.
     doc.entries.sort_by_key(|e| e.line);
+    fold_details(&mut doc.entries);
     Some(doc)
 }
 

@@ -26,6 +26,77 @@ pub struct Entry {
     pub role: Option<Role>,
     /// Index into `ParsedDoc::sessions` of the enclosing level-2 session heading.
     pub session: Option<usize>,
+    /// The line of the list item this one is nested in (`None` at the
+    /// margin, and for heading items).
+    pub parent: Option<u32>,
+}
+
+/// What a bold lead-in paragraph (`**Label:**`) says about the list after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Lead {
+    /// Its label has the next role: the list's items have it.
+    Next,
+    /// Any other label (`**Cause:**`, `**Files:**`): the list's plain items
+    /// describe, they are not follow-ups.
+    Other,
+}
+
+impl Lead {
+    /// The role of an item in a list after this lead-in (or after none),
+    /// inside a section of role `section`, and whether the lead-in quiets
+    /// its plain items.
+    pub(super) fn role(lead: Option<Lead>, section: Option<Role>) -> (Option<Role>, bool) {
+        match lead {
+            Some(Lead::Next) => (Some(Role::Next), false),
+            Some(Lead::Other) => (section, true),
+            None => (section, false),
+        }
+    }
+}
+
+/// A list item under a bold lead-in that gives no role (`quiet`) keeps the
+/// next role only with a checkbox or status keyword: its plain items
+/// describe (a cause, a file list) and are not collected.
+pub(super) fn quiet_entry(e: &mut Entry, quiet: bool) {
+    if quiet && e.check == Check::None && e.role == Some(Role::Next) {
+        e.role = None;
+    }
+}
+
+/// Folds plain nested items (no checkbox, no status keyword) into the item
+/// they are nested in: they are its details, joined to its text (` — `
+/// before the first, `; ` between them), not items of their own. A parent
+/// whose own text ends in `:` is a label for the list below it: its nested
+/// items stay items. Entries must be in line order.
+pub(super) fn fold_details(entries: &mut Vec<Entry>) {
+    if entries.iter().all(|e| e.parent.is_none()) {
+        return;
+    }
+    // The line of every list item read so far -> the entry holding its text
+    // (its own, or the one it was folded into).
+    let mut holder: rustc_hash::FxHashMap<u32, usize> = rustc_hash::FxHashMap::default();
+    // Per kept entry: whether it is a label (text ending in `:`), and
+    // whether it has details already.
+    let mut shape: Vec<(bool, bool)> = Vec::with_capacity(entries.len());
+    let mut out: Vec<Entry> = Vec::with_capacity(entries.len());
+    for e in entries.drain(..) {
+        if e.check == Check::None
+            && let Some(p) = e.parent
+            && let Some(&i) = holder.get(&p)
+            && !shape[i].0
+        {
+            let text = &mut out[i].text;
+            text.push_str(if shape[i].1 { "; " } else { " — " });
+            text.push_str(&e.text);
+            shape[i].1 = true;
+            holder.insert(e.line, i);
+            continue;
+        }
+        holder.insert(e.line, out.len());
+        shape.push((e.text.ends_with(':'), false));
+        out.push(e);
+    }
+    *entries = out;
 }
 
 /// A level-2 heading starting with the word `Session`.
@@ -56,8 +127,12 @@ pub struct ParsedDoc {
 }
 
 struct Frame {
-    /// The role a bold lead-in right before the list gives the item.
-    lead: Option<Role>,
+    /// The bold lead-in right before the list, if any.
+    lead: Option<Lead>,
+    /// Its number among the list items of the document, in start order,
+    /// and the number of the item it is nested in.
+    id: usize,
+    parent: Option<usize>,
     start: usize,
     text: Option<Range<usize>>,
     collecting: bool,
@@ -241,8 +316,9 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
         line: 1,
     };
     let mut finished: Vec<(Frame, Option<Role>, Option<usize>)> = Vec::new();
-    // The role of a bold lead-in paragraph, for the list that follows it.
-    let mut lead: Option<Role> = None;
+    // The bold lead-in paragraph, for the list that follows it.
+    let mut lead: Option<Lead> = None;
+    let mut items = 0usize;
 
     for (event, range) in Parser::new_ext(src, opts).into_offset_iter() {
         match event {
@@ -268,18 +344,22 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
                 }
             }
             Event::Start(Tag::Item) => {
+                let parent = frames.last().map(|f| f.id);
                 frames.push(Frame {
                     lead,
+                    id: items,
+                    parent,
                     start: range.start,
                     text: None,
                     collecting: true,
                     seen_block: false,
                     in_quote: quote_depth > 0,
                 });
+                items += 1;
             }
             Event::End(TagEnd::Item) => {
                 if let Some(frame) = frames.pop() {
-                    let role = frame.lead.or(sections.role());
+                    let (role, _) = Lead::role(frame.lead, sections.role());
                     finished.push((frame, role, sections.session()));
                 }
             }
@@ -290,7 +370,7 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
                     lead = if para.contains('\n') {
                         None
                     } else {
-                        bold_lead_role(para, headings)
+                        bold_lead(para, headings)
                     };
                 }
                 if let Some(top) = frames.last_mut() {
@@ -359,12 +439,16 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
         f.start += skip;
     }
     finished.sort_by_key(|(f, _, _)| f.start);
+    // The line of each item, by its number (a parent starts before the
+    // items nested in it, so its line is known when they are met).
+    let mut line_of_item: Vec<u32> = vec![0; items];
     for (frame, role, session) in finished {
+        let line = lines.line_of(frame.start);
+        line_of_item[frame.id] = line;
         let Some(text_range) = frame.text else {
             continue;
         };
-        let line = lines.line_of(frame.start);
-        if let Some(e) = entry_from(
+        if let Some(mut e) = entry_from(
             src,
             text_range,
             frame.in_quote,
@@ -373,11 +457,14 @@ pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
             session,
             headings,
         ) {
+            e.parent = frame.parent.map(|p| line_of_item[p]);
+            quiet_entry(&mut e, frame.lead == Some(Lead::Other));
             doc.entries.push(e);
         }
     }
     // Heading items were pushed as their headings were met.
     doc.entries.sort_by_key(|e| e.line);
+    fold_details(&mut doc.entries);
     doc
 }
 
@@ -431,11 +518,12 @@ fn heading_entry(
     None
 }
 
-/// The role a bold lead-in paragraph gives the list right after it: a line
-/// that is nothing but `**Label:**` (or `**Label**:`) whose label is a next
-/// phrase, or `For` / `Before` / `By` and a day or horizon (`**For
-/// Monday:**`). Only the next role: other lead-ins (`**Cause:**`) give none.
-pub(super) fn bold_lead_role(line: &str, headings: &HeadingMatcher) -> Option<Role> {
+/// What a bold lead-in paragraph says about the list right after it: a
+/// line that is nothing but `**Label:**` (or `**Label**:`). Its label gives
+/// the next role when it is a next phrase, or `For` / `Before` / `By` and a
+/// day or horizon (`**For Monday:**`); any other label (`**Cause:**`) is
+/// [`Lead::Other`].
+pub(super) fn bold_lead(line: &str, headings: &HeadingMatcher) -> Option<Lead> {
     let t = line.trim();
     let inner = t.strip_prefix("**")?;
     let inner = inner
@@ -447,13 +535,16 @@ pub(super) fn bold_lead_role(line: &str, headings: &HeadingMatcher) -> Option<Ro
         return None;
     }
     if headings.role_at(2, label) == Some(Role::Next) {
-        return Some(Role::Next);
+        return Some(Lead::Next);
     }
     let lower = label.to_lowercase();
-    let when = ["for ", "before ", "by "]
+    let Some(when) = ["for ", "before ", "by "]
         .iter()
-        .find_map(|p| lower.strip_prefix(p))?
-        .trim();
+        .find_map(|p| lower.strip_prefix(p))
+        .map(str::trim)
+    else {
+        return Some(Lead::Other);
+    };
     const HORIZONS: &[&str] = &[
         "monday",
         "tuesday",
@@ -473,8 +564,13 @@ pub(super) fn bold_lead_role(line: &str, headings: &HeadingMatcher) -> Option<Ro
         "next session",
         "the next session",
     ];
-    (HORIZONS.contains(&when) || headings.role_at(2, when) == Some(Role::Next))
-        .then_some(Role::Next)
+    Some(
+        if HORIZONS.contains(&when) || headings.role_at(2, when) == Some(Role::Next) {
+            Lead::Next
+        } else {
+            Lead::Other
+        },
+    )
 }
 
 /// The entry of an item from its text, lines already joined.
@@ -508,6 +604,7 @@ fn entry_from_text(
         private: None,
         role,
         session,
+        parent: None,
     })
 }
 

@@ -247,6 +247,123 @@ fn a_possible_duplicate_names_the_other_item() {
     assert!(q[0]["evidence"]["id"].is_string());
 }
 
+/// A vault whose `docs/sessions` folder is declared as session logs of `kind`
+/// (project `app`), holding the given notes (name, Next items, Done items).
+fn session_logs(kind: &str, notes: &[(&str, &[&str], &[&str])]) -> Vault {
+    let mut v = Vault::new().project("app").file(
+        ".agents/active-status.toml",
+        format!(
+            "[sources]\nextra = [{{ path = \"docs/sessions\", kind = \"{kind}\", project = \"app\" }}]\n"
+        ),
+    );
+    for (name, next, done) in notes {
+        let mut s = format!("# Session {name}\n\n");
+        if !done.is_empty() {
+            s.push_str("## Done\n\n");
+            for d in *done {
+                s.push_str(&format!("- {d}\n"));
+            }
+            s.push('\n');
+        }
+        s.push_str("## Next steps\n\n");
+        for n in *next {
+            s.push_str(&format!("- {n}\n"));
+        }
+        v = v.file(&format!("docs/sessions/{name}.md"), s);
+    }
+    v
+}
+
+#[test]
+fn an_earlier_session_logs_item_a_later_one_drops_is_superseded() {
+    let v = session_logs(
+        "session-log",
+        &[
+            (
+                "2026-05-01",
+                &["port the lock to Windows", "write the notes"],
+                &[],
+            ),
+            ("2026-05-03", &["write the notes", "tag the release"], &[]),
+        ],
+    );
+    let r = report(&v);
+    assert_eq!(
+        review(&r),
+        [(
+            "superseded".to_string(),
+            "port the lock to Windows".to_string(),
+            "a later session log (2026-05-03) neither restates nor closes it".to_string()
+        )],
+        "{r}"
+    );
+    assert_eq!(
+        r["review"][0]["evidence"]["path"],
+        "docs/sessions/2026-05-03.md"
+    );
+    assert_eq!(r["review"][0]["evidence"]["line"], 5);
+    // Restated: listed, seen twice; the latest note's items are listed.
+    assert_eq!(listed(&r), ["write the notes", "tag the release"]);
+    // Hand-off folders are read alike.
+    let h = session_logs(
+        "handoff",
+        &[
+            ("2026-05-01", &["port the lock to Windows"], &[]),
+            ("2026-05-03", &["tag the release"], &[]),
+        ],
+    );
+    assert_eq!(review(&report(&h))[0].0, "superseded");
+}
+
+#[test]
+fn superseded_needs_a_later_note_and_a_session_log_source() {
+    // The same day: one session, nothing superseded.
+    let same_day = session_logs(
+        "session-log",
+        &[
+            ("2026-05-03-morning", &["port the lock to Windows"], &[]),
+            ("2026-05-03-evening", &["tag the release"], &[]),
+        ],
+    );
+    assert!(review(&report(&same_day)).is_empty());
+    // Closed by the later note: resolved, not in review.
+    let closed = session_logs(
+        "session-log",
+        &[
+            ("2026-05-01", &["port the lock to Windows"], &[]),
+            (
+                "2026-05-03",
+                &["tag the release"],
+                &["port the lock to Windows"],
+            ),
+        ],
+    );
+    let r = report(&closed);
+    assert!(review(&r).is_empty(), "{r}");
+    assert_eq!(listed(&r), ["tag the release"]);
+    // Plain journals (not declared session logs) are never superseded.
+    let r = report(&two_days(
+        &["port the lock to Windows"],
+        &[],
+        &["write the notes"],
+    ));
+    assert!(review(&r).is_empty(), "{r}");
+    // An item also listed in a todo file stays listed.
+    let also = session_logs(
+        "session-log",
+        &[
+            ("2026-05-01", &["port the lock to Windows"], &[]),
+            ("2026-05-03", &["tag the release"], &[]),
+        ],
+    )
+    .file(
+        "projects/app/todos.md",
+        "## Next\n\n- [ ] port the lock to Windows\n",
+    );
+    let r = report(&also);
+    assert!(review(&r).is_empty(), "{r}");
+}
+
 #[test]
 fn an_inbox_capture_is_unreviewed_until_kept() {
     let v = Vault::new().project("app").file(

@@ -231,8 +231,8 @@ fn nested_ordered_star_and_plus_items_are_items() {
         rows(&r),
         vec![
             row("parent task", Some("p"), "today", 3),
-            row("child task", Some("p"), "today", 4),
-            row("grandchild note", Some("p"), "today", 5),
+            // A plain nested item is a detail of its parent.
+            row("child task — grandchild note", Some("p"), "today", 4),
             row("ordered one", Some("p"), "today", 7),
             row("ordered two", Some("p"), "today", 8),
             row("star bullet", Some("p"), "today", 10),
@@ -318,17 +318,17 @@ fn actives_count_only_checkbox_items() {
     let v = Vault::new().project("p").file(
         "projects/p/actives/t1/todos.md",
         md(&[
-            "# Task t1",                // 1
-            "- [ ] act open one",       // 2
-            "- [x] act done one",       // 3
-            "- [X] act done two",       // 4
-            "- [-] act cancelled",      // 5
-            "- [?] act unsure",         // 6
-            "- plain bullet ignored",   // 7
-            "## Notes",                 // 8
-            "- [ ] act open two",       // 9
-            "  - [ ] act nested open",  // 10
-            "  - nested plain ignored", // 11
+            "# Task t1",               // 1
+            "- [ ] act open one",      // 2
+            "- [x] act done one",      // 3
+            "- [X] act done two",      // 4
+            "- [-] act cancelled",     // 5
+            "- [?] act unsure",        // 6
+            "- plain bullet ignored",  // 7
+            "## Notes",                // 8
+            "- [ ] act open two",      // 9
+            "  - [ ] act nested open", // 10
+            "  - nested plain detail", // 11
         ]),
     );
     let r = audit(&v);
@@ -337,7 +337,7 @@ fn actives_count_only_checkbox_items() {
         vec![
             row("act open one", Some("p"), "active", 2),
             row("act unsure", Some("p"), "active", 6),
-            row("act open two", Some("p"), "active", 9),
+            row("act open two — nested plain detail", Some("p"), "active", 9),
             row("act nested open", Some("p"), "active", 10),
         ]
     );

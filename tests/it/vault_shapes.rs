@@ -197,6 +197,109 @@ fn a_bold_next_lead_in_makes_the_list_after_it_follow_ups() {
 }
 
 #[test]
+fn plain_sub_bullets_are_details_of_their_item() {
+    assert_eq!(
+        texts_of(&[
+            "## Next",
+            "1. **Write the importer**",
+            "   - read the CSV export",
+            "   - skip the header row",
+            "     - and blank lines",
+            "2. [ ] Ship the release",
+            "   - tag it",
+        ]),
+        vec![
+            "**Write the importer** — read the CSV export; skip the header row; and blank lines",
+            "Ship the release — tag it",
+        ]
+    );
+}
+
+#[test]
+fn nested_boxes_and_items_under_a_label_stay_items() {
+    assert_eq!(
+        texts_of(&[
+            "## Next",
+            "- Release prep",
+            "  - [ ] update the changelog",
+            "  - TODO tag the version",
+            "- Frontend:",
+            "  - fix the button",
+            "  - add the dark mode",
+        ]),
+        vec![
+            "Release prep",
+            "update the changelog",
+            "tag the version",
+            "Frontend:",
+            "fix the button",
+            "add the dark mode",
+        ]
+    );
+}
+
+#[test]
+fn a_plain_sub_bullet_of_a_done_item_is_not_open() {
+    assert_eq!(
+        texts_of(&[
+            "## Next",
+            "- [x] migrate the database",
+            "  - the backup is in the usual place",
+            "- [ ] rotate the keys",
+        ]),
+        vec!["rotate the keys"]
+    );
+}
+
+#[test]
+fn lists_under_a_bold_lead_in_without_a_role_are_not_follow_ups() {
+    assert_eq!(
+        texts_of(&[
+            "## Next",
+            "### [ ] Migration runner",
+            "**Features**:",
+            "- apply the pending migrations",
+            "- keep a schema version",
+            "",
+            "**Files to create:**",
+            "- `state/migrate.py`",
+            "",
+            "**What to check:**",
+            "- [ ] the version table exists",
+            "- TODO backups are written",
+            "",
+            "A paragraph ends the lead-in.",
+            "",
+            "- a follow-up again",
+        ]),
+        vec![
+            "Migration runner",
+            "the version table exists",
+            "backups are written",
+            "a follow-up again",
+        ]
+    );
+}
+
+#[test]
+fn a_plain_item_under_a_lead_in_in_a_done_section_still_closes() {
+    let v = Vault::new().file(
+        J,
+        md(&[
+            "## Next",
+            "- rerun the import",
+            "",
+            "## Done",
+            "**Backend:**",
+            "- rerun the import",
+        ]),
+    );
+    let r = v.json(&["audit", "--format", "json"]);
+    assert_eq!(r["audit"]["resolved"], 1, "{r}");
+    assert_eq!(r["audit"]["open"], 0, "{r}");
+}
+
+#[test]
 fn an_unticked_box_under_a_done_heading_is_open() {
     assert_eq!(
         texts_of(&[
