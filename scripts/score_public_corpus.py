@@ -62,10 +62,13 @@ def main():
     ap.add_argument("--split", default="dev", choices=["dev", "heldout", "all"])
     ap.add_argument("--bin", default=os.path.join(HERE, "..", "target", "debug", "active-status"))
     ap.add_argument("-v", action="store_true", help="list misses and extras")
+    ap.add_argument("--by-rule", action="store_true",
+                    help="candidates right and wrong per origin and keyword")
     args = ap.parse_args()
     vault = tempfile.mkdtemp(prefix="vault-")
     os.makedirs(os.path.join(vault, ".agents"))
     per = defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # req, found, cands, right, neg, neg_hit
+    rules = defaultdict(lambda: [0, 0, 0])  # candidates, right, required labels found
     with open(os.path.join(PUBLIC, "labels.jsonl")) as f:
         sessions = [json.loads(l) for l in f if l.strip()]
     for s in sessions:
@@ -80,9 +83,11 @@ def main():
                               "--format", "json"], capture_output=True, text=True)
         if out.returncode != 0:
             print(f"{s['id']}: exit {out.returncode}: {out.stderr.strip()}", file=sys.stderr)
-            cands = []
+            cands, kinds = [], []
         else:
-            cands = [c["text"] for c in json.loads(out.stdout)["candidates"]]
+            found = json.loads(out.stdout)["candidates"]
+            cands = [c["text"] for c in found]
+            kinds = [f"{c['origin']}: {re.sub(r'[0-9]+', 'N', c['keyword'])}" for c in found]
         p = per[s["format"]]
         req = [l for l in s["followups"] if l["kind"] == "required"]
         used = set()
@@ -98,6 +103,10 @@ def main():
             for i, c in enumerate(cands):
                 if i not in right:
                     print(f"  {s['id']}: extra {c[:120]!r}")
+        for i, k in enumerate(kinds):
+            rules[k][0] += 1
+            rules[k][1] += i in right
+            rules[k][2] += i in used
         p[0] += len(req)
         p[1] += len(used)
         p[2] += len(cands)
@@ -111,6 +120,10 @@ def main():
         rec = f"{100 * v[1] / v[0]:.0f}% ({v[1]}/{v[0]})" if v[0] else "-"
         pre = f"{100 * v[3] / v[2]:.0f}% ({v[3]}/{v[2]})" if v[2] else "-"
         print(f"  {name:10} | {rec:14} | {pre:14} | {v[5]}/{v[4]}")
+    if args.by_rule:
+        print("rule (origin: keyword) | candidates | right | required found")
+        for k, (n, r, f) in sorted(rules.items(), key=lambda kv: -(kv[1][0] - kv[1][1])):
+            print(f"  {k[:50]:50} | {n:3} | {r:3} | {f:3}")
 
 
 if __name__ == "__main__":
