@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores `extract` on the labelled public corpus (fixtures/transcripts/public/).
 
-Usage: scripts/score_public_corpus.py --raw DIR [--split dev|heldout|all]
+Usage: scripts/score_public_corpus.py --raw DIR [--split dev|heldout|fresh|fresh2|all]
        [--bin target/debug/active-status] [-v]
 
 DIR holds the transcripts as `<id>.<ext>` (scripts/fetch_public_corpus.sh
@@ -62,7 +62,7 @@ def matches(label, cand):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--raw", required=True)
-    ap.add_argument("--split", default="dev", choices=["dev", "heldout", "fresh", "all"])
+    ap.add_argument("--split", default="dev", choices=["dev", "heldout", "fresh", "fresh2", "all"])
     ap.add_argument("--bin", default=os.path.join(HERE, "..", "target", "debug", "active-status"))
     ap.add_argument("-v", action="store_true", help="list misses and extras")
     ap.add_argument("--top", type=int, default=3, help="K of the top-K precision")
