@@ -58,6 +58,7 @@ mod claude;
 mod codex;
 mod confirm;
 mod deferral;
+mod described;
 mod done;
 mod endstate;
 mod handoff;

@@ -4,8 +4,8 @@
 use super::keywords::{self, Matcher};
 use super::todo::Todos;
 use super::{
-    Candidate, Extraction, Goal, Origin, Role, Turn, awaits, confirm, deferral, done, endstate,
-    handoff, offer, plan, proposal, structure, summary, userstep, verbs,
+    Candidate, Extraction, Goal, Origin, Role, Turn, awaits, confirm, deferral, described, done,
+    endstate, handoff, offer, plan, proposal, structure, summary, userstep, verbs,
 };
 
 /// A message, hand-off or summary candidate a later turn may report done.
@@ -125,6 +125,8 @@ pub(super) struct Run<'m> {
     /// text, file line and whether hits report their own line. Read lazily:
     /// most messages never end an exchange.
     final_msg: Option<(String, usize, bool)>,
+    /// The answer number of `final_msg` (see `ends`).
+    final_answer: usize,
     /// Work the latest assistant message offered in its closing question
     /// ([`offer::closing`]): a candidate only if the session ends unanswered.
     offers: Vec<(String, usize)>,
@@ -152,8 +154,10 @@ pub(super) struct Run<'m> {
     /// rejected, an API error or usage limit) and the agent wrote nothing
     /// after: the keyword to report the request with.
     stopped: Option<&'static str>,
-    /// How many answers of the agent were read; the open-work items of each
-    /// (`(candidate index, answer number)`): only the last answer's are kept.
+    /// How many answers of the agent were read; the open-work items, marker
+    /// hits and hand-offs of each (`(candidate index, answer number)`): only
+    /// the latest answer's are kept, so an earlier answer's "Next steps" or
+    /// "need to" does not outlive the answers that followed it.
     answers: usize,
     ends: Vec<(usize, usize)>,
     /// Since the latest request: whether the agent was at work (a tool call,
@@ -184,6 +188,7 @@ impl<'m> Run<'m> {
             last_request: None,
             final_hits: Vec::new(),
             final_msg: None,
+            final_answer: 0,
             offers: Vec::new(),
             requests: Vec::new(),
             proposals: Vec::new(),
@@ -206,8 +211,30 @@ impl<'m> Run<'m> {
         if text.is_empty() {
             return;
         }
+        // A sentence naming two tasks gives one candidate each.
+        if matches!(origin, Origin::Message | Origin::Handoff) {
+            let mut tasks = described::tasks(&text);
+            if tasks.len() > 1 {
+                for t in tasks.drain(..) {
+                    self.push_one(t, keyword, origin, role, line);
+                }
+                return;
+            }
+        }
+        self.push_one(text, keyword, origin, role, line);
+    }
+
+    fn push_one(&mut self, text: String, keyword: &str, origin: Origin, role: Role, line: usize) {
         // "Follow-ups: none." names no follow-up.
         if super::nothing::says_nothing(&text) {
+            return;
+        }
+        // A description of finished work, or a bare heading, names no open
+        // work: only the agent's marker and hand-off candidates are read so.
+        if matches!(origin, Origin::Message | Origin::Handoff)
+            && role == Role::Assistant
+            && (described::describes_done(&text) || described::bare_heading(&text))
+        {
             return;
         }
         if matches!(origin, Origin::Message | Origin::Handoff | Origin::Summary) {
@@ -390,6 +417,9 @@ impl<'m> Run<'m> {
         let at = |offset: usize| if per_line { line + offset } else { line };
         self.recap = (turn.role == Role::User && pasted_recap(&turn.text)).then_some(line);
         let mut hit_lines = std::collections::HashSet::new();
+        if answer {
+            self.answers += 1;
+        }
         for hit in structure::scan(
             self.matcher,
             &turn.text,
@@ -398,7 +428,11 @@ impl<'m> Run<'m> {
         ) {
             let name = self.matcher.name(hit.keyword).to_string();
             hit_lines.insert(hit.offset);
-            self.push(hit.text, &name, Origin::Message, turn.role, at(hit.offset));
+            if answer && described::plan_label(&name) {
+                self.push_end(hit.text, &name, Origin::Message, at(hit.offset));
+            } else {
+                self.push(hit.text, &name, Origin::Message, turn.role, at(hit.offset));
+            }
         }
         let user = turn.role == Role::User;
         if user || answer {
@@ -417,7 +451,6 @@ impl<'m> Run<'m> {
         match turn.role {
             Role::Assistant if answer => {
                 self.answered_since_summary = true;
-                self.answers += 1;
                 let ends = endstate::open_work(&turn.text, self.max_line)
                     .into_iter()
                     .chain(
@@ -429,32 +462,22 @@ impl<'m> Run<'m> {
                     if hit_lines.contains(&offset) {
                         continue;
                     }
-                    let before = self.out.candidates.len();
-                    self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
-                    if self.out.candidates.len() > before {
-                        self.ends.push((before, self.answers));
-                    }
+                    self.push_end(text, &keyword, Origin::Handoff, at(offset));
                 }
                 for (text, keyword, offset) in handoff::later(&turn.text, self.max_line) {
-                    self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
+                    self.push_end(text, &keyword, Origin::Handoff, at(offset));
                 }
                 for (text, keyword, offset) in userstep::steps(&turn.text, self.max_line)
                     .into_iter()
                     .chain(userstep::when_able(&turn.text, self.max_line))
                 {
-                    self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
+                    self.push_end(text, &keyword, Origin::Handoff, at(offset));
                 }
                 for (text, keyword, offset) in handoff::deferred(&turn.text, self.max_line) {
                     self.push(text, &keyword, Origin::Handoff, Role::Assistant, at(offset));
                 }
                 for (text, offset) in plan::outside_steps(&turn.text, self.max_line) {
-                    self.push(
-                        text,
-                        "plan step",
-                        Origin::Handoff,
-                        Role::Assistant,
-                        at(offset),
-                    );
+                    self.push_end(text, "plan step", Origin::Handoff, at(offset));
                 }
                 self.final_hits.clear();
                 self.offers.clear();
@@ -467,6 +490,7 @@ impl<'m> Run<'m> {
                         .collect();
                 }
                 self.final_msg = Some((std::mem::take(&mut turn.text), line, per_line));
+                self.final_answer = self.answers;
             }
             Role::User => {
                 // The agent's last message before this one ended an exchange;
@@ -525,6 +549,18 @@ impl<'m> Run<'m> {
                         .last_request
                         .as_ref()
                         .is_some_and(|(t, _)| t.split_whitespace().nth(2).is_some());
+                // "try again" or "..." after a stopped turn asks for the same
+                // work: the request stays the one it repeats.
+                let again = (carry_on || !request.chars().any(char::is_alphanumeric))
+                    && self
+                        .request
+                        .as_ref()
+                        .is_some_and(|(t, _)| request_words(t) >= 3);
+                if again {
+                    self.last_request = None;
+                    self.working = false;
+                    return;
+                }
                 if !stray {
                     let request: String = request.chars().take(300).collect();
                     self.request = Some((request.clone(), line));
@@ -610,8 +646,23 @@ impl<'m> Run<'m> {
             .collect();
         for (text, keyword, line) in hits {
             if known.insert((line, text.to_lowercase())) {
-                self.push(text, &keyword, Origin::Handoff, Role::Assistant, line);
+                let answer = self.final_answer;
+                self.push_at(text, &keyword, Origin::Handoff, line, answer);
             }
+        }
+    }
+
+    /// Pushes an open-work candidate of the agent's current answer: it counts
+    /// only if no later answer leaves open work of its own.
+    fn push_end(&mut self, text: String, keyword: &str, origin: Origin, line: usize) {
+        self.push_at(text, keyword, origin, line, self.answers);
+    }
+
+    fn push_at(&mut self, text: String, keyword: &str, origin: Origin, line: usize, answer: usize) {
+        let before = self.out.candidates.len();
+        self.push(text, keyword, origin, Role::Assistant, line);
+        if self.out.candidates.len() > before {
+            self.ends.push((before, answer));
         }
     }
 
@@ -684,21 +735,47 @@ impl<'m> Run<'m> {
                 gone.insert(i);
             }
         }
-        // Only the latest block's few items are compared, each word list once.
+        // Only the latest block's items are compared, each word list once,
+        // each with at most `LOOK_RESTATED` candidates sharing its first
+        // significant word (a message of thousands of look-alike items stays
+        // linear). Of two items of the block naming the same task, the later
+        // (the closing hand-off's reading) is kept.
         if !kept.is_empty() {
+            const LOOK_RESTATED: usize = 64;
             let words: Vec<Vec<String>> = self
                 .out
                 .candidates
                 .iter()
                 .map(|c| summary::significant(&c.text))
                 .collect();
+            let mut by_word: std::collections::HashMap<&str, Vec<usize>> =
+                std::collections::HashMap::new();
+            for (j, w) in words.iter().enumerate() {
+                for x in w {
+                    let list = by_word.entry(x.as_str()).or_default();
+                    if list.last() != Some(&j) {
+                        list.push(j);
+                    }
+                }
+            }
+            let none = Vec::new();
             for &i in &kept {
                 let c = &self.out.candidates[i];
-                let restated = self.out.candidates.iter().enumerate().any(|(j, o)| {
+                let near = words[i].iter().flat_map(|x| {
+                    by_word
+                        .get(x.as_str())
+                        .unwrap_or(&none)
+                        .iter()
+                        .take(LOOK_RESTATED)
+                });
+                let restated = near.copied().any(|j| {
                     j != i
-                        && !ends.contains(&j)
+                        && (!ends.contains(&j) || j > i)
                         && !gone.contains(&j)
-                        && summary::same_task_words((&o.text, &words[j]), (&c.text, &words[i]))
+                        && summary::same_task_words(
+                            (&self.out.candidates[j].text, &words[j]),
+                            (&c.text, &words[i]),
+                        )
                 });
                 if restated {
                     gone.insert(i);
@@ -716,26 +793,26 @@ impl<'m> Run<'m> {
             .into_iter()
             .map(|(t, l)| (t.to_string(), l))
             .collect();
-        // A hand-off that restates an open todo ("The simulation remains
-        // pending …" beside the todo "Run the simulation") is the same work:
-        // the todo, in the agent's own words, is reported.
+        // A hand-off or marker candidate of the agent that restates an open
+        // todo ("The simulation remains pending …" beside the todo "Run the
+        // simulation") is the same work: the todo, in the agent's own words,
+        // is reported.
         self.out.candidates.retain(|c| {
-            c.origin != Origin::Handoff || !open.iter().any(|(t, _)| summary::same_task(t, &c.text))
+            !matches!(c.origin, Origin::Handoff | Origin::Message)
+                || c.role != Role::Assistant
+                || !open.iter().any(|(t, _)| summary::same_task(t, &c.text))
         });
-        for (text, line) in open {
-            self.push(text, "agent todo", Origin::AgentTodo, Role::Assistant, line);
-        }
-        if let Some((text, line)) = self.last_request.take()
+        let unfinished = if let Some((text, line)) = self.last_request.take()
             && request_words(&text) >= 3
         {
-            self.push(text, "last request", Origin::LastRequest, Role::User, line);
+            Some((text, line, "last request"))
         } else if let Some(keyword) = self.stopped
             && let Some((text, line)) = self.request.take()
             && request_words(&text) >= 3
         {
             // The agent started on it, but the turn was stopped and nothing
             // answered it after.
-            self.push(text, keyword, Origin::LastRequest, Role::User, line);
+            Some((text, line, keyword))
         } else if self.working
             && self.answer_sentences <= CUT_OFF_SENTENCES
             && let Some((text, line)) = self.request.take()
@@ -744,13 +821,20 @@ impl<'m> Run<'m> {
             // The transcript ends with the agent at work on it, having said at
             // most a short preface ("Let me read the notebook first."): it was
             // cut off before answering.
-            self.push(
-                text,
-                "cut-off request",
-                Origin::LastRequest,
-                Role::User,
-                line,
-            );
+            Some((text, line, "cut-off request"))
+        } else {
+            None
+        };
+        // The open todos the agent wrote for a request it never finished are
+        // that request's plan: the request is reported, not its steps.
+        let after = unfinished.as_ref().map_or(usize::MAX, |u| u.1);
+        for (text, line) in open {
+            if line <= after {
+                self.push(text, "agent todo", Origin::AgentTodo, Role::Assistant, line);
+            }
+        }
+        if let Some((text, line, keyword)) = unfinished {
+            self.push(text, keyword, Origin::LastRequest, Role::User, line);
         }
         // A bare noun phrase ("The CAPTCHA", from "leave the CAPTCHA for the
         // next session") whose words all appear in a fuller candidate is a

@@ -220,6 +220,12 @@ fn scan_with(
         {
             continue;
         }
+        // A lead-in reporting finished work ("已移除别名，仅保留 zh/en：")
+        // opens no list.
+        if line.trim_end().ends_with([':', '：']) && super::described::describes_done(line) {
+            state = State::Prose;
+            continue;
+        }
         if let Some(keyword) = markers::lead_in(matcher, line) {
             state = State::List {
                 keyword,

@@ -391,3 +391,123 @@ User: no thanks\n\nAssistant: Enjoy!\n";
     let v = Vault::new().file("t/offer.txt", t);
     assert_eq!(found(&v, "t/offer.txt"), pairs(&[]));
 }
+
+fn todos(list: &[(&str, &str)]) -> Value {
+    let todos: Vec<Value> = list
+        .iter()
+        .map(|(c, s)| json!({"content": c, "status": s, "activeForm": c}))
+        .collect();
+    says(
+        "assistant",
+        json!([{"type": "tool_use", "id": "t1", "name": "TodoWrite", "input": {"todos": todos}}]),
+    )
+}
+
+#[test]
+fn a_sentence_naming_two_tasks_gives_one_candidate_each() {
+    let text = |t: &str| says("assistant", json!([{"type": "text", "text": t}]));
+    let t = claude(&[
+        says("user", json!("add the export button to the report page")),
+        text(
+            "The export button is in place.\n\nNext steps: update the README and add a migration test.",
+        ),
+    ]);
+    let v = Vault::new().file("t/two.jsonl", t);
+    assert_eq!(
+        found(&v, "t/two.jsonl"),
+        pairs(&[
+            ("update the README", "next steps"),
+            ("add a migration test.", "next steps")
+        ])
+    );
+    // The agent's todo list names the same two tasks: each is reported once,
+    // in the todo's words.
+    let t = claude(&[
+        says("user", json!("add the export button to the report page")),
+        todos(&[
+            ("Add the export button", "completed"),
+            ("Update the README", "pending"),
+            ("Add a migration test", "pending"),
+        ]),
+        text(
+            "The export button is in place.\n\nNext steps: update the README and add a migration test.",
+        ),
+    ]);
+    let v = Vault::new().file("t/echo.jsonl", t);
+    assert_eq!(
+        found(&v, "t/echo.jsonl"),
+        pairs(&[
+            ("Update the README", "agent todo"),
+            ("Add a migration test", "agent todo")
+        ])
+    );
+}
+
+#[test]
+fn an_earlier_answers_plan_gives_way_to_a_later_one_but_a_deferral_stays() {
+    let t = "User: clean up the cache layer\n\n\
+Assistant: Cleaned the eviction code. I'll come back to the CRLF handling next session.\n\n\
+Next steps:\n- measure the hit rate\n\n\
+User: measure it\n\n\
+Assistant: Measured it: 91%.\n\nNext steps:\n- shrink the key size\n";
+    let v = Vault::new().file("t/plan.txt", t);
+    let got = found(&v, "t/plan.txt");
+    assert!(!got.iter().any(|(t, _)| t.contains("hit rate")), "{got:?}");
+    assert!(
+        got.contains(&("shrink the key size".into(), "next steps".into())),
+        "{got:?}"
+    );
+    assert!(got.iter().any(|(t, _)| t.contains("CRLF")), "{got:?}");
+}
+
+#[test]
+fn finished_work_and_bare_headings_are_no_candidates() {
+    let t = "User: add a way to close registration\n\n\
+Assistant: Next steps:\n\
+- Added a close action so you can close registration before the draw\n\
+- **Request evaluation**:\n\
+- run the lottery on staging\n";
+    let v = Vault::new().file("t/done.txt", t);
+    assert_eq!(
+        found(&v, "t/done.txt"),
+        pairs(&[("run the lottery on staging", "next steps")])
+    );
+    // A lead-in that reports finished work opens no list.
+    let t = "User: drop the aliases\n\nAssistant: 已移除别名，仅保留 zh/en：\n\n- `language` 命令\n- 配置校验\n";
+    let v = Vault::new().file("t/kept.txt", t);
+    assert_eq!(found(&v, "t/kept.txt"), pairs(&[]));
+}
+
+#[test]
+fn try_again_after_a_stopped_turn_keeps_the_request_and_its_plan_is_not_reported() {
+    let error = json!({"type": "assistant", "sessionId": "s1", "isApiErrorMessage": true,
+        "message": {"role": "assistant", "model": "<synthetic>",
+                    "content": [{"type": "text", "text": "API Error: Request timed out"}]}});
+    let t = claude(&[
+        says(
+            "user",
+            json!("find out why the build server crashed and write a report"),
+        ),
+        says(
+            "assistant",
+            json!([{"type": "text", "text": "I'll investigate."}]),
+        ),
+        todos(&[
+            ("Read the kernel log", "in_progress"),
+            ("Write the crash report", "pending"),
+        ]),
+        error.clone(),
+        says("user", json!("try again")),
+        error.clone(),
+        says("user", json!("...")),
+        error,
+    ]);
+    let v = Vault::new().file("t/again.jsonl", t);
+    assert_eq!(
+        found(&v, "t/again.jsonl"),
+        pairs(&[(
+            "find out why the build server crashed and write a report",
+            "stopped on an error"
+        )])
+    );
+}
