@@ -400,9 +400,9 @@ mod tests {
         );
         assert_eq!(
             ins.apply(t),
-            "## Session: a (wrap-cli)\n- note\n## Session: b (wrap-cli)\ntext\n\n### Skipped follow-ups\n- s\n\n## Other\n"
+            "## Session: a (wrap-cli)\n- note\n## Session: b (wrap-cli)\ntext\n\n### Skipped follow-ups\n\n- s\n\n## Other\n"
         );
-        assert_eq!(ins.line, 7);
+        assert_eq!(ins.line, 8);
     }
 
     #[test]
@@ -415,13 +415,13 @@ mod tests {
             Some("wrap-cli"),
             Role::Next,
             "Next",
-            "- (wrap-cli) x",
+            "- x",
         );
         assert_eq!(
             ins.apply(t),
-            "# 2026-05-06\r\n\r\nprose\r\n\r\n## Session: follow-ups (wrap-cli)\r\n\r\n### Next\r\n- (wrap-cli) x\r\n"
+            "# 2026-05-06\r\n\r\nprose\r\n\r\n## Session: follow-ups (wrap-cli)\r\n\r\n### Next\r\n\r\n- x\r\n"
         );
-        assert_eq!(ins.line, 8);
+        assert_eq!(ins.line, 9);
     }
 
     #[test]
