@@ -64,7 +64,11 @@ fn open_label(label: &str) -> bool {
     let joined = words.join(" ");
     let timed = matches!(words[0].as_str(), "for" | "by" | "until" | "before")
         && words.iter().any(|w| TIMES.contains(&w.as_str()));
+    // A CJK label opening with "next" or "remaining" ("次の候補タスク",
+    // "下一步计划", "다음 작업", "残りの作業") is one word to the split above.
+    let cjk = words.len() <= 2 && CJK_OPEN.iter().any(|p| joined.starts_with(p));
     let open = timed
+        || cjk
         || words.iter().any(|w| OPEN_WORDS.contains(&w.as_str()))
         || joined.contains("to do")
         || joined.contains("not yet")
@@ -73,6 +77,25 @@ fn open_label(label: &str) -> bool {
         .iter()
         .any(|w| DONE_WORDS.contains(&w.as_str()) || MAYBE_WORDS.contains(&w.as_str()))
 }
+
+/// Openings of a CJK label that names open work: "next", "remaining",
+/// "from now on", "unfinished".
+const CJK_OPEN: &[&str] = &[
+    "次の",
+    "次に",
+    "残り",
+    "残タスク",
+    "今後",
+    "未完了",
+    "下一",
+    "接下来",
+    "后续",
+    "剩余",
+    "待办",
+    "未完成",
+    "다음",
+    "남은",
+];
 
 /// Words of a label that offers ideas rather than naming open work
 /// ("Possible next improvements"): the offer rules read those.

@@ -738,8 +738,8 @@ impl<'m> Run<'m> {
         // Only the latest block's items are compared, each word list once,
         // each with at most `LOOK_RESTATED` candidates sharing its first
         // significant word (a message of thousands of look-alike items stays
-        // linear). Of two items of the block naming the same task, the later
-        // (the closing hand-off's reading) is kept.
+        // linear). Of two readings of the same line naming the same task, the
+        // later (the closing hand-off's) is kept.
         if !kept.is_empty() {
             const LOOK_RESTATED: usize = 64;
             let words: Vec<Vec<String>> = self
@@ -770,7 +770,7 @@ impl<'m> Run<'m> {
                 });
                 let restated = near.copied().any(|j| {
                     j != i
-                        && (!ends.contains(&j) || j > i)
+                        && (!ends.contains(&j) || (j > i && self.out.candidates[j].line == c.line))
                         && !gone.contains(&j)
                         && summary::same_task_words(
                             (&self.out.candidates[j].text, &words[j]),

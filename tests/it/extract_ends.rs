@@ -511,3 +511,17 @@ fn try_again_after_a_stopped_turn_keeps_the_request_and_its_plan_is_not_reported
         )])
     );
 }
+
+#[test]
+fn a_cjk_label_opening_with_next_leads_the_last_answers_open_work() {
+    let t = "User: 前回どこまでやったっけ\n\n\
+Assistant: 実装状況をまとめました。\n\n**次の候補タスク**\n- 共有リンク生成UIの追加\n- ICSエクスポート\n";
+    let v = Vault::new().file("t/ja.txt", t);
+    assert_eq!(
+        found(&v, "t/ja.txt"),
+        pairs(&[
+            ("共有リンク生成UIの追加", "次の候補タスク"),
+            ("ICSエクスポート", "次の候補タスク")
+        ])
+    );
+}
