@@ -21,6 +21,7 @@ mod decide;
 pub mod decisions;
 mod discover;
 mod error;
+mod escape;
 pub mod exit_fast;
 mod explain;
 mod find;
