@@ -124,6 +124,7 @@ impl Server {
                 .unwrap_or(Duration::MAX),
             no_wait: false,
             announce: false,
+            command: crate::cli::command_name(),
         }
     }
 
