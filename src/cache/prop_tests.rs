@@ -163,7 +163,7 @@ fn cached_view(root: &Path) -> Option<SummaryView> {
     let cfg = config(root);
     let disc = crate::discover::discover(root, &cfg).unwrap();
     let vault = crate::vault_fs::VaultDir::open(root).unwrap();
-    match super::result::lookup(&vault, &cfg, Mode::Read, &disc) {
+    match super::result::lookup(&vault, &cfg, Mode::Read, &disc.found()) {
         Lookup::Hit(view) => Some(view),
         Lookup::Miss | Lookup::Bad(_) => None,
     }

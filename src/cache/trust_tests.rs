@@ -102,17 +102,17 @@ fn pairs_are_kept_reused_and_ignored_when_foreign_or_broken() {
 }
 
 /// The result cache's answer for the vault at `root` as it is now.
-fn lookup(root: &Path) -> super::Lookup {
+fn lookup(root: &Path) -> super::Lookup<crate::summary::SummaryView> {
     lookup_on(root, 7)
 }
 
 /// [`lookup`] on another day of May 2026.
-fn lookup_on(root: &Path, day: i8) -> super::Lookup {
+fn lookup_on(root: &Path, day: i8) -> super::Lookup<crate::summary::SummaryView> {
     let mut cfg = config(root);
     cfg.today = Some(jiff::civil::date(2026, 5, day));
     let disc = crate::discover::discover(root, &cfg).unwrap();
     let vault = crate::vault_fs::VaultDir::open(root).unwrap();
-    super::result::lookup(&vault, &cfg, Mode::Read, &disc)
+    super::result::lookup(&vault, &cfg, Mode::Read, &disc.found())
 }
 
 #[test]
