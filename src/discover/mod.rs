@@ -659,5 +659,4 @@ pub(crate) fn discover(root: &Path, cfg: &Config) -> Result<Discovery> {
 }
 
 #[cfg(test)]
-#[path = "discover_tests.rs"]
 mod tests;
