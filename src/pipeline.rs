@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::error::Result;
 use crate::render::render;
 use crate::report::{Analysis, Report, Trail, build_with, collected_stats};
-use crate::summary::SummaryView;
+use crate::start_summary::SummaryView;
 use crate::vault_fs::VaultDir;
 use crate::write::write_dashboard;
 use std::path::Path;

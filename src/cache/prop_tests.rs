@@ -4,7 +4,7 @@
 
 use super::tests::{clock_ahead, config, run, small_vault, write};
 use super::{Lookup, Mode, PAIRS_FILE, RESULT_FILE, SCAN_FILE};
-use crate::summary::SummaryView;
+use crate::start_summary::SummaryView;
 use proptest::prelude::*;
 use std::path::Path;
 

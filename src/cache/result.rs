@@ -272,7 +272,7 @@ fn record<V: Clone + Serialize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::summary::SummaryView;
+    use crate::start_summary::SummaryView;
     use jiff::civil::date;
 
     /// The record keeps the date it is given (the scan's), whatever the
