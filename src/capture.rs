@@ -11,43 +11,10 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Config;
 use crate::error::Result;
-use crate::followups::ExtractOut;
+/// The review tells captured items by their file name too.
+pub(crate) use crate::followups::is_capture_path_in;
+use crate::followups::{ExtractOut, is_capture_name};
 use crate::transcript::Origin;
-
-/// Whether the vault-relative `path` is a capture file of the inbox.
-pub(crate) fn is_capture_path(path: &str, cfg: &Config) -> bool {
-    is_capture_path_in(path, &cfg.inbox_dir)
-}
-
-/// [`is_capture_path`] for the inbox folder `inbox_dir`.
-pub(crate) fn is_capture_path_in(path: &str, inbox_dir: &str) -> bool {
-    let inbox = inbox_dir.trim_end_matches('/');
-    path.strip_prefix(inbox)
-        .and_then(|r| r.strip_prefix('/'))
-        .is_some_and(|name| !name.contains('/') && is_capture_name(name))
-}
-
-/// `YYYY-MM-DDTHHMMSS-<session>[-n].md`.
-pub(crate) fn is_capture_name(name: &str) -> bool {
-    let Some(stem) = name.strip_suffix(".md") else {
-        return false;
-    };
-    let b = stem.as_bytes();
-    let digits =
-        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
-    b.len() > 18
-        && digits(0..4)
-        && b[4] == b'-'
-        && digits(5..7)
-        && b[7] == b'-'
-        && digits(8..10)
-        && b[10] == b'T'
-        && digits(11..17)
-        && b[17] == b'-'
-        && stem[18..]
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || c == b'-')
-}
 
 /// A session id cut to a safe file-name part: ASCII letters, digits and `-`,
 /// at most 8, `nosession` when nothing is left.
@@ -210,6 +177,7 @@ pub(crate) fn capture(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::followups::is_capture_path;
 
     #[test]
     fn names() {

@@ -50,6 +50,31 @@ const GLOBAL: &str = "Global options";
 /// The variable that fixes today when `--today` is not given.
 pub const TODAY_VAR: &str = "ACTIVE_STATUS_TODAY";
 
+/// The program and subcommand names of this run (`active-status route`):
+/// the first argument that names a subcommand, never any other argument.
+pub fn command_name() -> String {
+    let mut args = std::env::args_os();
+    let program = args
+        .next()
+        .and_then(|a| {
+            std::path::Path::new(&a)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "active-status".into());
+    let cli = <Cli as clap::CommandFactory>::command();
+    let sub = args.find_map(|a| {
+        let a = a.to_str()?;
+        cli.get_subcommands()
+            .any(|c| c.get_name() == a)
+            .then(|| a.to_string())
+    });
+    match sub {
+        Some(s) => format!("{program} {s}"),
+        None => program,
+    }
+}
+
 /// A date given on the command line: exactly `YYYY-MM-DD`, a real day, in
 /// the years 1970-2100. A bad one is a usage error (exit 2) naming the flag.
 pub fn date_arg(s: &str) -> Result<jiff::civil::Date, String> {

@@ -63,7 +63,7 @@ pub(crate) fn zone() -> TimeZone {
         Ok(tz) => zone_from(&tz).unwrap_or_else(|why| {
             eprintln!(
                 "active-status: warning: TZ={} is unusable ({why}); using UTC",
-                crate::output::escape_controls(&tz)
+                crate::escape::escape_controls(&tz)
             );
             TimeZone::UTC
         }),

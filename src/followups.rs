@@ -9,11 +9,47 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::item::Location;
 use crate::merge::{Key, SimIndex, similar};
 use crate::normalize::key;
-use crate::report::Place;
 use crate::scan::Vault;
 use crate::transcript::{self, Candidate, Extraction, Goal, Options, Origin, Role};
+
+/// Whether the vault-relative `path` is a capture file of the inbox (the
+/// files [`crate::capture`] writes).
+pub(crate) fn is_capture_path(path: &str, cfg: &Config) -> bool {
+    is_capture_path_in(path, &cfg.inbox_dir)
+}
+
+/// [`is_capture_path`] for the inbox folder `inbox_dir`.
+pub(crate) fn is_capture_path_in(path: &str, inbox_dir: &str) -> bool {
+    let inbox = inbox_dir.trim_end_matches('/');
+    path.strip_prefix(inbox)
+        .and_then(|r| r.strip_prefix('/'))
+        .is_some_and(|name| !name.contains('/') && is_capture_name(name))
+}
+
+/// `YYYY-MM-DDTHHMMSS-<session>[-n].md`.
+pub(crate) fn is_capture_name(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".md") else {
+        return false;
+    };
+    let b = stem.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    b.len() > 18
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b'T'
+        && digits(11..17)
+        && b[17] == b'-'
+        && stem[18..]
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'-')
+}
 
 #[derive(Debug, Serialize)]
 pub(crate) struct CandidateOut {
@@ -23,9 +59,9 @@ pub(crate) struct CandidateOut {
     pub role: Role,
     pub line: usize,
     pub persisted: bool,
-    pub persisted_at: Option<Place>,
+    pub persisted_at: Option<Location>,
     /// An open item of an inbox capture file matching this candidate.
-    pub captured_at: Option<Place>,
+    pub captured_at: Option<Location>,
 }
 
 #[derive(Debug, Serialize)]
@@ -79,13 +115,13 @@ pub(crate) fn read(path: &Path, opts: &Options) -> Result<Extraction> {
 struct Places {
     /// Matching keys with the private marks of their texts.
     norms: Vec<(String, Option<u64>)>,
-    places: Vec<Place>,
+    places: Vec<Location>,
 }
 
 impl Places {
     fn push(&mut self, norm: (String, Option<u64>), path: &std::sync::Arc<str>, line: u32) {
         self.norms.push(norm);
-        self.places.push(Place {
+        self.places.push(Location {
             path: path.clone(),
             line,
         });
@@ -105,8 +141,8 @@ impl Places {
         keys: &[Key<'_>],
         q: &Key<'_>,
         threshold: f64,
-    ) -> Option<Place> {
-        let mut best: Option<&Place> = None;
+    ) -> Option<Location> {
+        let mut best: Option<&Location> = None;
         index.candidates(None, q, threshold, |bucket| {
             bucket.scan(q, threshold, u32::MAX, |id| {
                 let place = &self.places[id as usize];
@@ -133,7 +169,7 @@ fn places(vault: &Vault, cfg: &Config) -> (Places, Places) {
         places: Vec::new(),
     };
     for i in &vault.items {
-        let target = if crate::capture::is_capture_path(&i.loc.path, cfg) {
+        let target = if is_capture_path(&i.loc.path, cfg) {
             &mut captured
         } else {
             &mut persisted

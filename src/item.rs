@@ -243,12 +243,5 @@ fn shared_str<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Err
     d.deserialize_str(Shared)
 }
 
-/// Checks `[A-Za-z0-9][A-Za-z0-9._-]*` (docs/FORMAT.md §1).
-pub fn is_slug(s: &str) -> bool {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) if c.is_ascii_alphanumeric() => {}
-        _ => return false,
-    }
-    chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
-}
+/// Project slugs are checked where the configuration declares them too.
+pub use crate::config::is_slug;

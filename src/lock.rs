@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result};
 use std::io::{ErrorKind, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How to wait for the lock.
@@ -23,6 +23,9 @@ pub struct LockOptions {
     pub no_wait: bool,
     /// Print "Blocking waiting for lock" on stderr while waiting.
     pub announce: bool,
+    /// The program and subcommand names recorded in the lock file while it
+    /// is held (`active-status route`), never any other argument.
+    pub command: String,
 }
 
 /// The holder description read from the open lock file, for messages.
@@ -41,31 +44,6 @@ fn describe_holder(file: &std::fs::File) -> String {
     match (field("pid"), field("command"), field("since")) {
         (Some(pid), Some(cmd), Some(since)) => format!("pid {pid} (`{cmd}`) since {since}"),
         _ => "another process (holder details not yet written)".to_string(),
-    }
-}
-
-/// The program and subcommand names of this run (`active-status route`):
-/// the first argument that names a subcommand, never any other argument.
-fn command_name() -> String {
-    let mut args = std::env::args_os();
-    let program = args
-        .next()
-        .and_then(|a| {
-            Path::new(&a)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-        })
-        .unwrap_or_else(|| "active-status".into());
-    let cli = <crate::cli::Cli as clap::CommandFactory>::command();
-    let sub = args.find_map(|a| {
-        let a = a.to_str()?;
-        cli.get_subcommands()
-            .any(|c| c.get_name() == a)
-            .then(|| a.to_string())
-    });
-    match sub {
-        Some(s) => format!("{program} {s}"),
-        None => program,
     }
 }
 
@@ -89,11 +67,11 @@ fn holds_a_lock_record(file: &std::fs::File) -> bool {
     })
 }
 
-fn holder_record() -> String {
+fn holder_record(command: &str) -> String {
     format!(
         "pid={}\ncommand={}\nsince={}\n",
         std::process::id(),
-        command_name().replace(['\n', '\r'], " "),
+        command.replace(['\n', '\r'], " "),
         jiff::Timestamp::now()
             .round(jiff::Unit::Second)
             .unwrap_or_else(|_| jiff::Timestamp::now())
@@ -132,7 +110,7 @@ pub(crate) fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) ->
         match lock.try_write() {
             Ok(mut guard) => {
                 let _ = guard.set_len(0);
-                let _ = guard.write_all(holder_record().as_bytes());
+                let _ = guard.write_all(holder_record(&opts.command).as_bytes());
                 let _ = guard.flush();
                 let result = f();
                 let _ = guard.set_len(0);
@@ -169,7 +147,7 @@ mod tests {
 
     #[test]
     fn the_holder_record_holds_no_arguments() {
-        let record = holder_record();
+        let record = holder_record(&crate::cli::command_name());
         let lines: Vec<&str> = record.lines().collect();
         assert_eq!(lines.len(), 3, "{record}");
         assert!(lines[0].starts_with("pid="));

@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::error::Result;
 use crate::render::render;
 use crate::report::{Analysis, Report, Trail, build_with, collected_stats};
-use crate::summary::SummaryView;
+use crate::start_summary::SummaryView;
 use crate::vault_fs::VaultDir;
 use crate::write::write_dashboard;
 use std::path::Path;
@@ -202,7 +202,7 @@ pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Ve
     let mode = Mode::of(cfg, false);
     let discovery = crate::discover::discover(root, cfg)?;
     let vault = VaultDir::open(root)?;
-    let note = match crate::cache::result::lookup(&vault, cfg, mode, &discovery) {
+    let note = match crate::cache::result::lookup(&vault, cfg, mode, &discovery.found()) {
         Lookup::Hit(view) => return Ok((view, discovery.projects, true)),
         Lookup::Miss => None,
         Lookup::Bad(note) => Some(note),

@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::item::{ActiveTask, Goal, Item, Signal, SkipRecord, Warning};
 use crate::memory::Batches;
 use crate::parse::HeadingMatcher;
-use crate::sources::FileScan;
+use crate::sources::{FileScan, scan_read};
 use jiff::civil::Date;
 use rayon::prelude::*;
 use std::path::Path;
@@ -67,7 +67,8 @@ pub(crate) fn scan_discovered(
     let headings = HeadingMatcher::from_config(cfg);
     let handle = crate::vault_fs::VaultDir::open(root)?;
     let cache = FileCache::open(&handle, mode, crate::cache::key("scan", cfg, &projects));
-    let stamps = cache.stamps(&handle, &files);
+    let rels: Vec<std::sync::Arc<str>> = files.iter().map(|f| f.rel.clone()).collect();
+    let stamps = cache.stamps(&handle, &rels);
     // Each file's text and parse are freed when its scan ends: given back
     // to the system a batch of files at a time (see `crate::memory`).
     let batches = Batches::default();
@@ -76,7 +77,9 @@ pub(crate) fn scan_discovered(
         .enumerate()
         .map(|(n, f)| {
             let stamp = stamps.get(n).copied().flatten();
-            let scan = cache.scan(&handle, f, stamp, &headings, &projects);
+            let scan = cache.scan(&handle, &f.rel, stamp, |read| {
+                scan_read(&handle, f, read, &headings, &projects)
+            });
             batches.step();
             scan
         })
@@ -87,11 +90,11 @@ pub(crate) fn scan_discovered(
     drop(headings);
     crate::memory::purge();
     let (mut scans, keeps): (Vec<FileScan>, Vec<Keep>) = looked.into_iter().unzip();
-    let marks = cache.marks(&files, &keeps).map(|m| crate::cache::Marks {
+    let marks = cache.marks(&rels, &keeps).map(|m| crate::cache::Marks {
         discovered: crate::cache::result::discovered(&warnings),
         ..m
     });
-    let used = cache.finish(&handle, &files, &keeps, &mut scans);
+    let used = cache.finish(&handle, &rels, &keeps, &mut scans);
     drop(keeps);
     crate::memory::purge();
     let today = cfg.today();

@@ -16,12 +16,12 @@ use jiff::civil::Date;
 use std::sync::Arc;
 
 /// Everything one file contributes (serialisable: the cache keeps it per
-/// file, src/cache).
+/// file, src/cache/files.rs).
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct FileScan {
     pub items: Vec<Item>,
     pub signals: Vec<Signal>,
-    #[serde(with = "crate::cache::goals")]
+    #[serde(with = "goals")]
     pub goals: Vec<Goal>,
     pub skips: Vec<SkipRecord>,
     pub active: Option<ActiveTask>,
@@ -32,6 +32,75 @@ pub(crate) struct FileScan {
     pub read_whole: bool,
     /// The file's front matter excludes it (`active_status: exclude`).
     pub excluded: bool,
+}
+
+impl crate::cache::PerFile for FileScan {
+    fn all_paths(&self, rel: &str) -> bool {
+        self.items.iter().all(|i| *i.loc.path == *rel)
+            && self.signals.iter().all(|s| *s.loc.path == *rel)
+            && self.skips.iter().all(|s| *s.loc.path == *rel)
+            && self.goals.iter().all(|g| *g.path == *rel)
+            && self.active.iter().all(|a| *a.path == *rel)
+            && self.warnings.iter().all(|w| w.path == rel)
+    }
+
+    fn set_paths(&mut self, rel: &Arc<str>) {
+        self.items.iter_mut().for_each(|i| i.loc.path = rel.clone());
+        self.signals
+            .iter_mut()
+            .for_each(|s| s.loc.path = rel.clone());
+        self.skips.iter_mut().for_each(|s| s.loc.path = rel.clone());
+        self.goals.iter_mut().for_each(|g| g.path = rel.clone());
+        self.active.iter_mut().for_each(|a| a.path = rel.clone());
+        self.warnings
+            .iter_mut()
+            .for_each(|w| w.path = rel.to_string());
+    }
+}
+
+/// Serialises a file's goals with their `done` flag (which the report's
+/// JSON leaves out).
+mod goals {
+    use crate::item::Goal;
+    use jiff::civil::Date;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    #[derive(Serialize, Deserialize)]
+    struct Wire {
+        project: Option<String>,
+        text: String,
+        date: Option<Date>,
+        path: Arc<str>,
+        line: u32,
+        done: bool,
+    }
+
+    pub(crate) fn serialize<S: Serializer>(goals: &[Goal], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(goals.iter().map(|g| Wire {
+            project: g.project.clone(),
+            text: g.text.clone(),
+            date: g.date,
+            path: g.path.clone(),
+            line: g.line,
+            done: g.done,
+        }))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Goal>, D::Error> {
+        let wires = Vec::<Wire>::deserialize(d)?;
+        Ok(wires
+            .into_iter()
+            .map(|w| Goal {
+                project: w.project,
+                text: w.text,
+                date: w.date,
+                path: w.path,
+                line: w.line,
+                done: w.done,
+            })
+            .collect())
+    }
 }
 
 /// A leading tag written in lower case names its project whether or not a
@@ -206,18 +275,8 @@ fn todo_txt_priority(raw: &str) -> Option<crate::task_meta::Priority> {
     }
 }
 
-/// Reads and scans one file.
-pub(crate) fn scan_file(
-    vault: &VaultDir,
-    file: &SourceFile,
-    headings: &HeadingMatcher,
-    known: &[String],
-) -> Result<FileScan> {
-    scan_read(vault, file, vault.read(&file.rel), headings, known)
-}
-
-/// [`scan_file`] on what [`VaultDir::read`] returned for the file (the
-/// cache keeps a hash of the very bytes scanned).
+/// Scans one file from what [`VaultDir::read`] returned for it (the cache
+/// keeps a hash of the very bytes scanned).
 pub(crate) fn scan_read(
     vault: &VaultDir,
     file: &SourceFile,

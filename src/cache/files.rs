@@ -1,22 +1,31 @@
-//! Per-file scan results: each source file's [`FileScan`] kept with the
-//! file's stamp and a hash of the bytes it was parsed from.
+//! Per-file scan results: each source file's scan (any [`PerFile`] value:
+//! the scan's `FileScan`) kept with the file's stamp and a hash of the bytes
+//! it was parsed from. The cache never scans: the caller passes the scan.
 //!
 //! A cached scan is reused when the file's stamp is unchanged and the file
 //! had not changed within [`RACY_NS`] before the run that cached it, or else
 //! when the file's bytes hash to the same value. Anything else is re-read.
 
 use super::{CacheUse, MAX_BYTES, Mode, RACY_NS, SCAN_FILE, container, from_bytes, secret};
-use crate::discover::SourceFile;
 use crate::error::Result;
-use crate::parse::HeadingMatcher;
-use crate::sources::{FileScan, scan_file, scan_read};
 use crate::vault_fs::{FileStamp, VaultDir};
 use rustc_hash::FxHashMap;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::sync::Arc;
 
 const KIND: &[u8; 4] = b"SCAN";
+
+/// What the per-file cache keeps of a file: a value that names the file's
+/// own path and no other, stored without it (so an entry can name no other
+/// file, and is smaller).
+pub(crate) trait PerFile: Serialize + DeserializeOwned {
+    /// Whether every path in it is `rel`.
+    fn all_paths(&self, rel: &str) -> bool;
+    /// Sets every path in it to `rel`.
+    fn set_paths(&mut self, rel: &Arc<str>);
+}
 
 /// Most files a writing run may find changed (re-read, content-checked, or
 /// gone) and still leave a valid `scan.bin` as it is: parsing a few files
@@ -31,7 +40,7 @@ struct Entry<'a> {
     stamp: FileStamp,
     /// BLAKE3 (first 128 bits) of the bytes the scan was made from.
     hash: u128,
-    /// The [`FileScan`], serialised on its own so it is decoded only when
+    /// The file's [`PerFile`] value, serialised on its own so it is decoded only when
     /// used and copied as is when kept.
     #[serde(serialize_with = "as_bytes")]
     scan: &'a [u8],
@@ -158,14 +167,14 @@ impl FileCache {
         Ok(())
     }
 
-    /// The cached scan of `file` when it decodes and every path in it is
-    /// empty (as [`encode`] leaves them); the paths become the file's own.
-    fn decode(&self, old: &Old, file: &SourceFile) -> Option<FileScan> {
-        let mut scan: FileScan = from_bytes(&self.buf[old.scan.clone()])?;
-        if !all_paths(&scan, "") {
+    /// The cached scan of the file at `rel` when it decodes and every path
+    /// in it is empty (as [`encode`] leaves them); the paths become `rel`.
+    fn decode<T: PerFile>(&self, old: &Old, rel: &Arc<str>) -> Option<T> {
+        let mut scan: T = from_bytes(&self.buf[old.scan.clone()])?;
+        if !scan.all_paths("") {
             return None;
         }
-        set_paths(&mut scan, &file.rel);
+        scan.set_paths(rel);
         Some(scan)
     }
 
@@ -175,45 +184,44 @@ impl FileCache {
         stamp.latest_ns() >= self.old_started_ns.saturating_sub(RACY_NS)
     }
 
-    /// The stamps of `files` when the cache holds any file (the scan
-    /// compares them with the cached ones), taken together (see
+    /// The stamps of the files at `rels` when the cache holds any file (the
+    /// scan compares them with the cached ones), taken together (see
     /// [`VaultDir::stamps`]); none otherwise.
-    pub(crate) fn stamps(&self, vault: &VaultDir, files: &[SourceFile]) -> Vec<Option<FileStamp>> {
+    pub(crate) fn stamps(&self, vault: &VaultDir, rels: &[Arc<str>]) -> Vec<Option<FileStamp>> {
         if self.old.is_empty() {
             return Vec::new();
         }
-        let rels: Vec<&str> = files.iter().map(|f| &*f.rel).collect();
+        let rels: Vec<&str> = rels.iter().map(|r| &**r).collect();
         vault.stamps(&rels)
     }
 
-    /// Scans `file`, from the cache when it is valid for it; `stamp` is the
-    /// file's from [`FileCache::stamps`].
-    pub(crate) fn scan(
+    /// The scan of the file at `rel`, from the cache when it is valid for
+    /// it, else `scan` of what [`VaultDir::read`] returned for the file;
+    /// `stamp` is the file's from [`FileCache::stamps`].
+    pub(crate) fn scan<T: PerFile>(
         &self,
         vault: &VaultDir,
-        file: &SourceFile,
+        rel: &Arc<str>,
         stamp: Option<FileStamp>,
-        headings: &HeadingMatcher,
-        known: &[String],
-    ) -> Result<(FileScan, Keep)> {
-        let old = self.old.get(&file.rel);
+        scan: impl FnOnce(Result<Option<Vec<u8>>>) -> Result<T>,
+    ) -> Result<(T, Keep)> {
+        let old = self.old.get(rel);
         if let Some(old) = old
             && let Some(stamp) = stamp
             && stamp == old.stamp
             && !self.racy(&stamp)
-            && let Some(scan) = self.decode(old, file)
+            && let Some(cached) = self.decode(old, rel)
         {
             let keep = Keep::Reused {
                 stamp,
                 verified: false,
             };
-            return Ok((scan, keep));
+            return Ok((cached, keep));
         }
         if old.is_none() && self.mode != Mode::Write {
-            let scan = scan_file(vault, file, headings, known)?;
-            return Ok((scan, Keep::Nothing));
+            return Ok((scan(vault.read(rel))?, Keep::Nothing));
         }
-        let (read, stamped) = match vault.read_stamped(&file.rel) {
+        let (read, stamped) = match vault.read_stamped(rel) {
             Ok(Some((bytes, stamp))) => {
                 let hash = super::content_hash(&bytes);
                 (Ok(Some(bytes)), Some((stamp, hash)))
@@ -223,15 +231,15 @@ impl FileCache {
         };
         if let (Some(old), Some((stamp, hash))) = (old, stamped)
             && hash == old.hash
-            && let Some(scan) = self.decode(old, file)
+            && let Some(cached) = self.decode(old, rel)
         {
             let keep = Keep::Reused {
                 stamp,
                 verified: true,
             };
-            return Ok((scan, keep));
+            return Ok((cached, keep));
         }
-        let scan = scan_read(vault, file, read, headings, known)?;
+        let scan = scan(read)?;
         let keep = match (self.mode, stamped) {
             (Mode::Write, Some((stamp, hash))) => Keep::Fresh { stamp, hash },
             _ => Keep::Nothing,
@@ -239,20 +247,20 @@ impl FileCache {
         Ok((scan, keep))
     }
 
-    /// What the result cache needs of this run's files (see
+    /// What the result cache needs of this run's files (at `rels`; see
     /// [`super::result`]): each file's stamp and content hash, when the run
     /// may write the cache and every file has both.
-    pub(crate) fn marks(&self, files: &[SourceFile], keeps: &[Keep]) -> Option<super::Marks> {
+    pub(crate) fn marks(&self, rels: &[Arc<str>], keeps: &[Keep]) -> Option<super::Marks> {
         if self.mode != Mode::Write || self.secret.is_none() {
             return None;
         }
-        let marks = files.iter().zip(keeps).map(|(file, keep)| match keep {
+        let marks = rels.iter().zip(keeps).map(|(rel, keep)| match keep {
             Keep::Nothing => None,
             Keep::Reused { stamp, .. } => {
-                let old = self.old.get(&file.rel)?;
-                Some((file.rel.clone(), *stamp, old.hash))
+                let old = self.old.get(rel)?;
+                Some((rel.clone(), *stamp, old.hash))
             }
-            Keep::Fresh { stamp, hash } => Some((file.rel.clone(), *stamp, *hash)),
+            Keep::Fresh { stamp, hash } => Some((rel.clone(), *stamp, *hash)),
         });
         Some(super::Marks {
             started_ns: self.started_ns,
@@ -264,13 +272,13 @@ impl FileCache {
     /// Counts what was reused; writes the new cache when the run may write
     /// it and anything differs from what was read, unless few files moved
     /// away from a valid cache ([`REWRITE_AFTER`]: `CacheUse::deferred`). `scans` are the files'
-    /// scans, in the order of `files`.
-    pub(crate) fn finish(
+    /// scans, in the order of their paths `rels`.
+    pub(crate) fn finish<T: PerFile>(
         self,
         vault: &VaultDir,
-        files: &[SourceFile],
+        rels: &[Arc<str>],
         keeps: &[Keep],
-        scans: &mut [FileScan],
+        scans: &mut [T],
     ) -> CacheUse {
         let reused = keeps
             .iter()
@@ -278,7 +286,7 @@ impl FileCache {
             .count();
         let mut used = CacheUse {
             reused,
-            reread: files.len() - reused,
+            reread: rels.len() - reused,
             written: false,
             pairs_reused: false,
             ignored: self.ignored.clone(),
@@ -308,10 +316,7 @@ impl FileCache {
         // file's result costs this one.
         // Files read again (changed, new, or checked by content), and
         // cached files that are sources no more; a changed file counts once.
-        let still = files
-            .iter()
-            .filter(|f| self.old.contains_key(&f.rel))
-            .count();
+        let still = rels.iter().filter(|r| self.old.contains_key(*r)).count();
         let moved = keeps
             .iter()
             .filter(|k| matches!(k, Keep::Fresh { .. } | Keep::Reused { verified: true, .. }))
@@ -326,14 +331,14 @@ impl FileCache {
         };
         // Which files get an entry: reused ones still in the old cache,
         // fresh ones whose scan names no other path (see [`encode`]).
-        let kept: Vec<bool> = files
+        let kept: Vec<bool> = rels
             .iter()
             .zip(keeps)
             .zip(scans.iter())
-            .map(|((file, keep), scan)| match keep {
+            .map(|((rel, keep), scan)| match keep {
                 Keep::Nothing => false,
-                Keep::Reused { .. } => self.old.contains_key(&file.rel),
-                Keep::Fresh { .. } => all_paths(scan, &file.rel),
+                Keep::Reused { .. } => self.old.contains_key(rel),
+                Keep::Fresh { .. } => scan.all_paths(rel),
             })
             .collect();
         let count = kept.iter().filter(|k| **k).count();
@@ -347,25 +352,25 @@ impl FileCache {
         let fill = |out: &mut Vec<u8>| {
             *out = postcard::to_extend(&count, std::mem::take(out)).ok()?;
             let mut fresh = Vec::new();
-            for (((file, keep), scan), kept) in files.iter().zip(keeps).zip(scans).zip(&kept) {
+            for (((rel, keep), scan), kept) in rels.iter().zip(keeps).zip(scans).zip(&kept) {
                 if !kept {
                     continue;
                 }
                 let entry = match keep {
                     Keep::Nothing => continue,
                     Keep::Reused { stamp, .. } => {
-                        let old = self.old.get(&file.rel)?;
+                        let old = self.old.get(rel)?;
                         Entry {
-                            rel: &file.rel,
+                            rel,
                             stamp: *stamp,
                             hash: old.hash,
                             scan: &self.buf[old.scan.clone()],
                         }
                     }
                     Keep::Fresh { stamp, hash } => {
-                        fresh = encode(scan, &file.rel, fresh)?;
+                        fresh = encode(scan, rel, fresh)?;
                         Entry {
-                            rel: &file.rel,
+                            rel,
                             stamp: *stamp,
                             hash: *hash,
                             scan: &fresh,
@@ -392,41 +397,17 @@ impl FileCache {
     }
 }
 
-/// Whether every path in `scan` is `rel`.
-fn all_paths(scan: &FileScan, rel: &str) -> bool {
-    scan.items.iter().all(|i| *i.loc.path == *rel)
-        && scan.signals.iter().all(|s| *s.loc.path == *rel)
-        && scan.skips.iter().all(|s| *s.loc.path == *rel)
-        && scan.goals.iter().all(|g| *g.path == *rel)
-        && scan.active.iter().all(|a| *a.path == *rel)
-        && scan.warnings.iter().all(|w| w.path == rel)
-}
-
-/// Sets every path in `scan` to `rel`.
-pub(super) fn set_paths(scan: &mut FileScan, rel: &Arc<str>) {
-    scan.items.iter_mut().for_each(|i| i.loc.path = rel.clone());
-    scan.signals
-        .iter_mut()
-        .for_each(|s| s.loc.path = rel.clone());
-    scan.skips.iter_mut().for_each(|s| s.loc.path = rel.clone());
-    scan.goals.iter_mut().for_each(|g| g.path = rel.clone());
-    scan.active.iter_mut().for_each(|a| a.path = rel.clone());
-    scan.warnings
-        .iter_mut()
-        .for_each(|w| w.path = rel.to_string());
-}
-
 /// The scan of the file at `rel` serialised without its paths (they are
 /// all `rel`, so an entry can name no other file, and is smaller) into
 /// `buf` (cleared first); `None` when some path is another (such a scan is
 /// not cached).
-fn encode(scan: &mut FileScan, rel: &Arc<str>, mut buf: Vec<u8>) -> Option<Vec<u8>> {
-    if !all_paths(scan, rel) {
+fn encode<T: PerFile>(scan: &mut T, rel: &Arc<str>, mut buf: Vec<u8>) -> Option<Vec<u8>> {
+    if !scan.all_paths(rel) {
         return None;
     }
     buf.clear();
-    set_paths(scan, &Arc::from(""));
+    scan.set_paths(&Arc::from(""));
     let bytes = postcard::to_extend(&*scan, buf).ok();
-    set_paths(scan, rel);
+    scan.set_paths(rel);
     bytes
 }

@@ -26,7 +26,7 @@ pub(crate) use tests::carried;
 #[cfg(test)]
 mod trust_tests;
 
-pub(crate) use files::{FileCache, Keep};
+pub(crate) use files::{FileCache, Keep, PerFile};
 pub(crate) use pairs::Pairs;
 pub(crate) use result::{Lookup, Marks};
 
@@ -162,51 +162,6 @@ pub(crate) fn now_ns() -> i128 {
     #[cfg(test)]
     let now = now + tests::CLOCK_SHIFT_NS.with(|s| s.get());
     now
-}
-
-/// Serialises a file's goals with their `done` flag (which the report's
-/// JSON leaves out).
-pub(crate) mod goals {
-    use crate::item::Goal;
-    use jiff::civil::Date;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::sync::Arc;
-
-    #[derive(Serialize, Deserialize)]
-    struct Wire {
-        project: Option<String>,
-        text: String,
-        date: Option<Date>,
-        path: Arc<str>,
-        line: u32,
-        done: bool,
-    }
-
-    pub(crate) fn serialize<S: Serializer>(goals: &[Goal], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(goals.iter().map(|g| Wire {
-            project: g.project.clone(),
-            text: g.text.clone(),
-            date: g.date,
-            path: g.path.clone(),
-            line: g.line,
-            done: g.done,
-        }))
-    }
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Goal>, D::Error> {
-        let wires = Vec::<Wire>::deserialize(d)?;
-        Ok(wires
-            .into_iter()
-            .map(|w| Goal {
-                project: w.project,
-                text: w.text,
-                date: w.date,
-                path: w.path,
-                line: w.line,
-                done: w.done,
-            })
-            .collect())
-    }
 }
 
 /// Serialisation of one value for a payload.

@@ -1,7 +1,7 @@
 //! The merge's memos kept between runs in `.agents/cache/pairs.bin`, framed
 //! and signed like the per-file results: the pairwise answers of resolution
 //! ([`PairMemo`], src/merge/memo.rs) and the match graph of clustering
-//! ([`ClusterMemo`], src/merge/cluster_memo.rs). The pairwise memo re-checks
+//! ([`ClusterMemo`], src/merge/cluster_memo/). The pairwise memo re-checks
 //! every remembered match it relies on and trusts its remembered non-matches;
 //! the clustering memo trusts its match graph both ways. That trust is why
 //! only memos signed with the user's key are handed to the merge.

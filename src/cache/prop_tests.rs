@@ -4,7 +4,7 @@
 
 use super::tests::{clock_ahead, config, run, small_vault, write};
 use super::{Lookup, Mode, PAIRS_FILE, RESULT_FILE, SCAN_FILE};
-use crate::summary::SummaryView;
+use crate::start_summary::SummaryView;
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -163,7 +163,7 @@ fn cached_view(root: &Path) -> Option<SummaryView> {
     let cfg = config(root);
     let disc = crate::discover::discover(root, &cfg).unwrap();
     let vault = crate::vault_fs::VaultDir::open(root).unwrap();
-    match super::result::lookup(&vault, &cfg, Mode::Read, &disc) {
+    match super::result::lookup(&vault, &cfg, Mode::Read, &disc.found()) {
         Lookup::Hit(view) => Some(view),
         Lookup::Miss | Lookup::Bad(_) => None,
     }

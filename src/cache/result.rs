@@ -1,7 +1,8 @@
 //! The whole result of the last run that wrote the cache, for a run that
 //! finds the vault unchanged (`.agents/cache/result.bin`, docs/FORMAT.md
-//! §12.1). It holds the session-start summary's view of the report
-//! ([`SummaryView`]) with what it was made from: the date, a hash of what
+//! §12.1). It holds the session-start summary's view of the report (a
+//! value of the caller's type: the cache stores plain data) with what it
+//! was made from: the date, a hash of what
 //! discovery reported, and every source file's path, stamp and content
 //! hash. `hook session-start` then costs a walk, a stat per file and one
 //! small read instead of a scan and a merge.
@@ -16,11 +17,9 @@
 
 use super::{MAX_BYTES, Mode, RACY_NS, RESULT_FILE, container, from_bytes, secret, to_bytes};
 use crate::config::Config;
-use crate::discover::Discovery;
-use crate::item::Warning;
-use crate::summary::SummaryView;
 use crate::vault_fs::{FileStamp, VaultDir};
 use jiff::civil::Date;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -37,13 +36,13 @@ struct Mark<'a> {
 }
 
 #[derive(Serialize, Deserialize)]
-struct Payload<'a> {
+struct Payload<'a, V: Clone> {
     today: Date,
     /// Hash of discovery's warnings.
     discovered: u128,
     #[serde(borrow)]
     files: Vec<Mark<'a>>,
-    view: Cow<'a, SummaryView>,
+    view: Cow<'a, V>,
 }
 
 /// What a run that may write the cache knows of its sources: enough to
@@ -59,15 +58,15 @@ pub(crate) struct Marks {
 }
 
 /// The hash of discovery's warnings.
-pub(crate) fn discovered(warnings: &[Warning]) -> u128 {
+pub(crate) fn discovered<W: Serialize>(warnings: &[W]) -> u128 {
     super::content_hash(&to_bytes(&warnings).unwrap_or_default())
 }
 
 /// What looking up the result found.
 #[derive(Debug)]
-pub(crate) enum Lookup {
+pub(crate) enum Lookup<V> {
     /// A valid result for this vault as it is now.
-    Hit(SummaryView),
+    Hit(V),
     /// None, or one for another state of the vault (the normal case after
     /// an edit): nothing to note.
     Miss,
@@ -106,8 +105,21 @@ fn decided(vault: &VaultDir) -> u128 {
     }
 }
 
-/// Looks up a valid result for the vault as `disc` found it.
-pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, disc: &Discovery) -> Lookup {
+/// What discovery found: the source files' paths in path order, the known
+/// projects, and the hash of its warnings ([`discovered`]).
+pub(crate) struct Found<'a> {
+    pub rels: Vec<&'a str>,
+    pub projects: &'a [String],
+    pub discovered: u128,
+}
+
+/// Looks up a valid result for the vault as discovery `found` it.
+pub(crate) fn lookup<V: Clone + DeserializeOwned + Send + Sync>(
+    vault: &VaultDir,
+    cfg: &Config,
+    mode: Mode,
+    found: &Found,
+) -> Lookup<V> {
     if mode == Mode::Off {
         return Lookup::Miss;
     }
@@ -116,29 +128,28 @@ pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, disc: &Discover
         Ok(None) => return Lookup::Miss,
         Err(e) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {e}")),
     };
-    let (started_ns, payload) = match frame(&bytes, cfg, &disc.projects) {
+    let (started_ns, payload) = match frame(&bytes, cfg, found.projects) {
         Ok(p) => p,
         Err(why) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {why}")),
     };
     // The files discovery found are stamped while the result is decoded:
     // a result for this vault lists the same files.
-    let rels: Vec<&str> = disc.files.iter().map(|f| &*f.rel).collect();
     let (decoded, stamps) = rayon::join(
-        || from_bytes::<Payload>(payload).ok_or("undecodable payload"),
-        || vault.stamps(&rels),
+        || from_bytes::<Payload<V>>(payload).ok_or("undecodable payload"),
+        || vault.stamps(&found.rels),
     );
     let payload = match decoded {
         Ok(p) => p,
         Err(why) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {why}")),
     };
     let same = payload.today == cfg.today()
-        && payload.discovered == discovered(&disc.warnings) ^ decided(vault)
-        && payload.files.len() == disc.files.len()
+        && payload.discovered == found.discovered ^ decided(vault)
+        && payload.files.len() == found.rels.len()
         && payload
             .files
             .iter()
-            .zip(&disc.files)
-            .all(|(m, f)| m.rel == &*f.rel)
+            .zip(&found.rels)
+            .all(|(m, rel)| m.rel == *rel)
         && payload
             .files
             .iter()
@@ -194,7 +205,7 @@ pub(crate) fn store(
     projects: &[String],
     today: Date,
     marks: &Marks,
-    view: &SummaryView,
+    view: &(impl Clone + Serialize),
     old: Option<(i128, &[u8])>,
 ) -> Result<bool, String> {
     let payload = record(today, marks, view, decided(vault)).ok_or("unserialisable")?;
@@ -235,7 +246,12 @@ fn settles(marks: &Marks, old_started_ns: i128) -> bool {
 
 /// The stored payload: the view with the date it was made for and the
 /// marks it was made from.
-fn record(today: Date, marks: &Marks, view: &SummaryView, decided: u128) -> Option<Vec<u8>> {
+fn record<V: Clone + Serialize>(
+    today: Date,
+    marks: &Marks,
+    view: &V,
+    decided: u128,
+) -> Option<Vec<u8>> {
     let payload = Payload {
         today,
         discovered: marks.discovered ^ decided,
@@ -256,6 +272,7 @@ fn record(today: Date, marks: &Marks, view: &SummaryView, decided: u128) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::start_summary::SummaryView;
     use jiff::civil::date;
 
     /// The record keeps the date it is given (the scan's), whatever the
@@ -279,7 +296,7 @@ mod tests {
             review: Vec::new(),
         };
         let bytes = record(date(2026, 5, 6), &marks, &view, 0).expect("serialisable");
-        let back: Payload = from_bytes(&bytes).expect("decodable");
+        let back: Payload<SummaryView> = from_bytes(&bytes).expect("decodable");
         assert_eq!(back.today, date(2026, 5, 6));
         let next = record(date(2026, 5, 7), &marks, &view, 0).expect("serialisable");
         assert_ne!(bytes, next);

@@ -305,7 +305,7 @@ fn hostile_entries_are_ignored_one_by_one() {
         // does not decode.
         let mut named: crate::sources::FileScan = from_bytes(&list[1].3).unwrap();
         assert!(!named.items.is_empty());
-        super::files::set_paths(&mut named, &"projects/alpha/todos.md".into());
+        super::PerFile::set_paths(&mut named, &"projects/alpha/todos.md".into());
         list[0].3 = to_bytes(&named).unwrap();
         list[1].3 = vec![0xff; 3];
     });

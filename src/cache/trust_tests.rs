@@ -102,17 +102,17 @@ fn pairs_are_kept_reused_and_ignored_when_foreign_or_broken() {
 }
 
 /// The result cache's answer for the vault at `root` as it is now.
-fn lookup(root: &Path) -> super::Lookup {
+fn lookup(root: &Path) -> super::Lookup<crate::start_summary::SummaryView> {
     lookup_on(root, 7)
 }
 
 /// [`lookup`] on another day of May 2026.
-fn lookup_on(root: &Path, day: i8) -> super::Lookup {
+fn lookup_on(root: &Path, day: i8) -> super::Lookup<crate::start_summary::SummaryView> {
     let mut cfg = config(root);
     cfg.today = Some(jiff::civil::date(2026, 5, day));
     let disc = crate::discover::discover(root, &cfg).unwrap();
     let vault = crate::vault_fs::VaultDir::open(root).unwrap();
-    super::result::lookup(&vault, &cfg, Mode::Read, &disc)
+    super::result::lookup(&vault, &cfg, Mode::Read, &disc.found())
 }
 
 #[test]
@@ -120,7 +120,7 @@ fn the_result_is_used_only_when_signed_current_and_whole() {
     use super::Lookup;
     let v = small_vault();
     let root = v.path();
-    let view = crate::summary::SummaryView::of(&run(root, Mode::Off).1);
+    let view = crate::start_summary::SummaryView::of(&run(root, Mode::Off).1);
     assert!(matches!(lookup(root), Lookup::Miss));
     let (_, _, used) = run(root, Mode::Write);
     assert!(used.unwrap().written);

@@ -49,14 +49,14 @@ fn session_start(ctx: &Ctx, cwd: &Path) -> Result<()> {
         let how = if hit { "hit" } else { "miss" };
         eprintln!("active-status hook: result cache: {how}");
     }
-    let focus = crate::summary::focus_of(
+    let focus = crate::start_summary::focus_of(
         &ctx.root,
         &ctx.cfg.projects_dir,
         &projects,
         &ctx.cfg.project_paths,
         cwd,
     );
-    let text = crate::summary::summary_of(
+    let text = crate::start_summary::summary_of(
         &view,
         ctx.cfg.hook_max_chars,
         ctx.cfg.review_max,

@@ -78,6 +78,7 @@ impl Ctx {
                 .unwrap_or(Duration::MAX),
             no_wait: lock.no_wait,
             announce: !self.quiet,
+            command: crate::cli::command_name(),
         }
     }
 }

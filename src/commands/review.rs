@@ -6,8 +6,8 @@ use crate::cli::{DecideArgs, DecideIdsArgs, Format, LockArgs, ReviewArgs, WrapAr
 use crate::decide::{Answer, Decided};
 use crate::error::{Error, Result, exit};
 use crate::lock::with_lock;
+use crate::report::review::ReviewItem;
 use crate::report::{Report, Trail};
-use crate::review::ReviewItem;
 use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
 
@@ -165,10 +165,10 @@ pub(super) fn review(ctx: &Ctx, args: &ReviewArgs) -> Result<i32> {
         Format::Text => {
             let mut o = format!("Review ({}):\n", items.len());
             for r in &items {
-                crate::review::review_line(&mut o, r);
+                crate::report::review::review_line(&mut o, r);
             }
             if !items.is_empty() {
-                o.push_str(crate::review::ACTIONS);
+                o.push_str(crate::report::review::ACTIONS);
             }
             print!("{o}");
         }
@@ -220,7 +220,7 @@ pub(super) fn wrap(ctx: &Ctx, args: &WrapArgs) -> Result<i32> {
     let project = match &args.project {
         Some(p) => Some(p.clone()),
         None => std::env::current_dir().ok().and_then(|cwd| {
-            crate::summary::focus_of(
+            crate::start_summary::focus_of(
                 &ctx.root,
                 &ctx.cfg.projects_dir,
                 &analysis.vault.projects,
@@ -238,10 +238,10 @@ pub(super) fn wrap(ctx: &Ctx, args: &WrapArgs) -> Result<i32> {
         });
     }
     let report = crate::report::build_with(&analysis, &ctx.cfg, Trail::Counted);
-    let w = crate::review::wrap_of(&report, project.as_deref());
+    let w = crate::report::review::wrap_of(&report, project.as_deref());
     match args.output.format {
         Format::Json => print_json(&w)?,
-        Format::Text => print!("{}", crate::review::wrap_text(&w)),
+        Format::Text => print!("{}", crate::report::review::wrap_text(&w)),
     }
     Ok(exit::OK)
 }

@@ -190,7 +190,7 @@ impl Value for Vec<ExtraSource> {
                 let project = match t.get("project") {
                     Some(p) => {
                         let p = p.as_str()?;
-                        if !crate::item::is_slug(p) {
+                        if !crate::config::is_slug(p) {
                             return None;
                         }
                         Some(p.to_ascii_lowercase())

@@ -74,3 +74,13 @@ impl Config {
         self.toml_of(key).unwrap_or_else(|| "(built-in)".into())
     }
 }
+
+/// Checks `[A-Za-z0-9][A-Za-z0-9._-]*` (docs/FORMAT.md §1).
+pub fn is_slug(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphanumeric() => {}
+        _ => return false,
+    }
+    chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}

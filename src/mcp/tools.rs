@@ -127,6 +127,7 @@ impl Server {
                 .unwrap_or(Duration::MAX),
             no_wait: false,
             announce: false,
+            command: crate::cli::command_name(),
         }
     }
 
@@ -199,7 +200,7 @@ impl Server {
         let r = crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
             let report = crate::report::build(&a, &self.cfg);
             let focus = p.project.map(|f| f.to_ascii_lowercase());
-            crate::summary::summary(
+            crate::start_summary::summary(
                 &report,
                 self.cfg.hook_max_chars,
                 self.cfg.review_max,
@@ -363,7 +364,7 @@ impl Server {
         reply(crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
             let report = crate::report::build_with(&a, &self.cfg, crate::report::Trail::Counted);
             let project = p.project.map(|s| s.to_ascii_lowercase());
-            crate::review::wrap_of(&report, project.as_deref())
+            crate::report::review::wrap_of(&report, project.as_deref())
         }))
     }
 

@@ -14,7 +14,7 @@
 //! mark) keyed by a random salt kept in the memo, never by the text itself,
 //! so the memo holds no vault text. Beside each identity it keeps the cheap
 //! bounds of the text's key (token class, length, bigram mask): a run with
-//! few new texts (src/merge/resolve_warm.rs) finds their candidates from
+//! few new texts (src/merge/resolve_warm/) finds their candidates from
 //! these and builds no key or index for the texts the memo knows. The identity also covers the dates that
 //! bound the comparison: an entry's latest date (and whether one of its
 //! signals is undated), an item text's earliest date. A run compares an item

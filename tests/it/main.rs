@@ -16,6 +16,7 @@ mod fuzz_regressions;
 mod golden;
 mod hooks;
 mod hostile;
+mod house;
 mod ids;
 mod init;
 mod lock;

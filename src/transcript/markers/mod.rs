@@ -436,5 +436,4 @@ fn reports_completion(line: &str) -> bool {
 }
 
 #[cfg(test)]
-#[path = "markers_tests.rs"]
 mod tests;

@@ -365,5 +365,4 @@ fn distinct_queries(items: &[Item]) -> (Vec<(TextKey<'_>, Option<Date>)>, Vec<u3
 }
 
 #[cfg(test)]
-#[path = "resolve_tests.rs"]
 mod tests;

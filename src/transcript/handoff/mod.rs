@@ -409,5 +409,4 @@ pub(crate) fn later(text: &str, max_line: usize) -> Vec<(String, String, usize)>
 }
 
 #[cfg(test)]
-#[path = "handoff_tests.rs"]
 mod tests;

@@ -477,5 +477,4 @@ fn slash_command(text: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-#[path = "claude_tests.rs"]
 mod tests;

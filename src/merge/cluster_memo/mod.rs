@@ -542,5 +542,4 @@ fn judge(
 }
 
 #[cfg(test)]
-#[path = "cluster_memo_tests.rs"]
 mod tests;

@@ -209,5 +209,4 @@ pub(super) fn answer(
 }
 
 #[cfg(test)]
-#[path = "resolve_warm_tests.rs"]
 mod tests;

@@ -1,6 +1,8 @@
 //! The report: the merge result shaped as docs/FORMAT.md §8's JSON, which is also the
 //! context the dashboard template renders.
 
+pub mod review;
+
 use crate::config::Config;
 use crate::item::{ActiveTask, Goal, Item, ItemStatus, SourceKind, Tier, Warning};
 use crate::merge::{Merged, overdue, tier};
@@ -29,7 +31,7 @@ pub struct Report {
     pub blocked: Vec<ReportItem>,
     /// Open items the tool is unsure about, each with a reason and its
     /// evidence, in queue order (docs/FORMAT.md §5.3).
-    pub review: Vec<crate::review::ReviewItem>,
+    pub review: Vec<review::ReviewItem>,
     pub active_tasks: Vec<ActiveTask>,
     /// Every resolved item with the Done entry that closed it.
     pub resolutions: Vec<crate::trail::ResolutionOut>,
@@ -346,9 +348,9 @@ pub fn build_with(analysis: &Analysis, cfg: &Config, trail: Trail) -> Report {
     let blocked: Vec<_> = overflow
         .extract_if(.., |i| !i.blocked_by.is_empty())
         .collect();
-    let review = crate::review::take(
+    let review = review::take(
         &mut overflow,
-        &crate::review::Context {
+        &review::Context {
             merged,
             signals: &vault.signals,
             today: vault.as_of.or(vault.today),

@@ -457,5 +457,4 @@ fn is_slug_char(c: char) -> bool {
 }
 
 #[cfg(test)]
-#[path = "headings_tests.rs"]
 mod tests;

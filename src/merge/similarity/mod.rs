@@ -285,5 +285,4 @@ pub(super) fn similar_within_bounds(
 }
 
 #[cfg(test)]
-#[path = "similarity_tests.rs"]
 pub(super) mod tests;

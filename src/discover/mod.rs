@@ -49,6 +49,17 @@ pub(crate) struct Discovery {
     pub warnings: Vec<Warning>,
 }
 
+impl Discovery {
+    /// What the result cache checks a stored result against.
+    pub(crate) fn found(&self) -> crate::cache::result::Found<'_> {
+        crate::cache::result::Found {
+            rels: self.files.iter().map(|f| &*f.rel).collect(),
+            projects: &self.projects,
+            discovered: crate::cache::result::discovered(&self.warnings),
+        }
+    }
+}
+
 /// Root discovery: `--root`, else `$ACTIVE_STATUS_ROOT`, else the nearest
 /// ancestor of `start` holding `.agents/` or `journal/`.
 pub(crate) fn find_root(explicit: Option<&Path>, start: &Path) -> Result<PathBuf> {
@@ -648,5 +659,4 @@ pub(crate) fn discover(root: &Path, cfg: &Config) -> Result<Discovery> {
 }
 
 #[cfg(test)]
-#[path = "discover_tests.rs"]
 mod tests;

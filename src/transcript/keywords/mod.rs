@@ -406,5 +406,4 @@ mod tests {
 }
 
 #[cfg(test)]
-#[path = "keywords_tests.rs"]
 mod automaton_tests;

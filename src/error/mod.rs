@@ -1,13 +1,13 @@
 //! Every way a run can fail, as one enum: one variant per failure carrying
 //! its fields, the message and hint written in one `Display`
-//! (error_message.rs), and the exit code derived from the variant, so the
+//! (error/message.rs), and the exit code derived from the variant, so the
 //! same condition always exits with the same code. The codes are documented
 //! in docs/FORMAT.md §7.
 //!
 //! Adding a failure: add a variant with the fields the message needs, an arm
-//! in [`Error::exit_code`], an arm in `Error::message` (error_message.rs;
+//! in [`Error::exit_code`], an arm in `Error::message` (error/message.rs;
 //! and in [`Error::hint`] when the user can do something about it), and a
-//! line in the message tests (error_tests.rs).
+//! line in the message tests (error/tests.rs).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -520,11 +520,9 @@ impl std::error::Error for Error {
 }
 
 /// The message and hint of every failure.
-#[path = "error_message.rs"]
 mod message;
 
 pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]
-#[path = "error_tests.rs"]
 mod tests;

@@ -68,7 +68,7 @@ impl Evidence {
 
     /// `path:line text`, or the note.
     pub fn display(&self) -> String {
-        let text = crate::output::escape_controls(&self.text);
+        let text = crate::escape::escape_controls(&self.text);
         match (&self.path, self.line, &self.id) {
             (Some(p), Some(l), Some(id)) => format!("{id} {p}:{l} {text}"),
             (Some(p), Some(l), None) => format!("{p}:{l} {text}"),
@@ -615,7 +615,7 @@ pub(crate) fn review_line(o: &mut String, r: &ReviewItem) {
         i.id,
         r.reason.as_str(),
         i.project.as_deref().unwrap_or("untagged"),
-        crate::output::escape_controls(&i.text),
+        crate::escape::escape_controls(&i.text),
         i.source.path,
         i.source.line,
         r.evidence.display()
@@ -696,7 +696,7 @@ pub(crate) fn wrap_text(w: &Wrap) -> String {
             o,
             "{} – {} ({}:{})",
             i.id,
-            crate::output::escape_controls(&i.text),
+            crate::escape::escape_controls(&i.text),
             i.source.path,
             i.source.line
         );
