@@ -49,7 +49,7 @@ pub(crate) mod exit {
         ),
         (
             DATA,
-            "bad data: configuration (values, TOML, invalid UTF-8), template syntax, route input, hook JSON, an unknown project, an item that matches nothing or several",
+            "bad data: configuration (values, TOML, invalid UTF-8), template syntax, route input, hook JSON, an unknown project, an item that matches nothing or several, an undo refused (a file changed since the operation, or it cannot be reverted)",
         ),
         (NO_VAULT, "no vault found, or the root is not a folder"),
         (UNAVAILABLE, "git cannot be run (init --git-hooks)"),
@@ -309,6 +309,12 @@ pub enum Error {
         line: u32,
         why: String,
     },
+    /// `undo` refused: a file changed since the operation, the operation is
+    /// not revertible, or no such operation.
+    UndoRefused {
+        op: String,
+        why: String,
+    },
     /// A file to edit is read-only.
     ReadOnly {
         path: String,
@@ -432,6 +438,7 @@ impl Error {
             | NoSuchItem { .. }
             | AmbiguousItem { .. }
             | EditRefused { .. }
+            | UndoRefused { .. }
             | UnsafeName { .. }
             | McpJson { .. }
             | HooksJson { .. }

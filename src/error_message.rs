@@ -131,6 +131,9 @@ impl Error {
                 }
                 Ok(())
             }
+            UndoRefused { op, why } => {
+                write!(f, "undo {op}: {why}; nothing was written")
+            }
             EditRefused { path, line, why } => {
                 write!(f, "{path}:{line}: {why}; nothing was written")
             }

@@ -22,6 +22,7 @@ mod lock;
 mod matching;
 mod mcp;
 mod memo;
+mod oplog;
 mod pairs;
 mod props;
 mod reliability;
