@@ -92,14 +92,16 @@ fn lines(text: &str) -> Vec<&str> {
 /// The hunks that turn `before` into `after`, and whether any of them
 /// touches private text (then every line of it is kept redacted).
 pub fn hunks(before: &str, after: &str) -> (Vec<Hunk>, bool) {
-    let diff = similar::TextDiff::from_lines(before, after);
+    // Lines split here, not by `similar` (which also ends a line at a lone
+    // `\r`), so the positions are those `revert` counts.
     let (old, new) = (lines(before), lines(after));
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new);
     let red_before = crate::privacy::redact(before);
     let red_after = crate::privacy::redact(after);
     let (rold, rnew) = (lines(&red_before), lines(&red_after));
     let mut private = false;
     let mut out = Vec::new();
-    for op in diff.ops() {
+    for op in &ops {
         let (_, o, n) = op.as_tag_tuple();
         if o.is_empty() && n.is_empty() || matches!(op, similar::DiffOp::Equal { .. }) {
             continue;
@@ -605,6 +607,28 @@ mod tests {
         let (h, private) = hunks(before, after);
         assert!(private);
         assert!(!format!("{h:?}").contains("secret"), "{h:?}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_two_texts_revert_exactly(
+            a in proptest::collection::vec("[ab\\-\\[\\] x\r]{0,6}\n?", 0..12),
+            b in proptest::collection::vec("[ab\\-\\[\\] x\r]{0,6}\n?", 0..12),
+        ) {
+            let (before, after) = (a.concat(), b.concat());
+            let (h, private) = hunks(&before, &after);
+            proptest::prop_assert!(!private);
+            proptest::prop_assert_eq!(revert(&after, &h), Some(before.clone()));
+            let e = Entry {
+                op: "a1".into(),
+                time: "2026-05-06T10:00:00Z".into(),
+                command: "done".into(),
+                undoes: None,
+                files: vec![file_op("f.md".into(), Some(before.as_bytes()), Some(after.as_bytes()))],
+                line: 1,
+            };
+            proptest::prop_assert_eq!(parse_line(&e.to_line(), 1), Ok(Some(e)));
+        }
     }
 
     #[test]
