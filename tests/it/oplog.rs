@@ -399,3 +399,52 @@ fn a_log_path_through_a_link_out_of_the_vault_is_refused() {
         "outside\n"
     );
 }
+
+/// docs/GUIDE.md's log-and-undo recipe, run as written: each `$ ` line
+/// and its output (the operation IDs and times of the guide stand for the
+/// run's own).
+#[test]
+fn the_guide_undo_recipe_runs_as_written() {
+    let guide = include_str!("../../docs/GUIDE.md");
+    let at = guide.find("### log and undo").expect("the recipe");
+    let start = guide[at..].find("```console\n").expect("block") + at + 11;
+    let end = guide[start..].find("```\n").expect("block end") + start;
+    let mut steps: Vec<(String, String)> = Vec::new();
+    for line in guide[start..end].lines() {
+        match line.strip_prefix("$ ") {
+            Some(c) => steps.push((c.to_string(), String::new())),
+            None => {
+                let out = &mut steps.last_mut().expect("a command first").1;
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    assert_eq!(steps.len(), 4);
+    let v = Vault::new().project("wrap-cli").file(
+        "projects/wrap-cli/todos.md",
+        "# wrap-cli\n\n## Next Session\n\n- [ ] port to Windows\n- [x] fix the CI badge\n",
+    );
+    let before = files(&v);
+    for (command, expected) in &steps {
+        let args = command.strip_prefix("active-status ").expect("the tool");
+        let args = args.replace("\"port to Windows\"", "port to Windows");
+        let args: Vec<&str> = match args.strip_prefix("done ") {
+            Some(text) => vec!["done", text],
+            None => args.split_whitespace().collect(),
+        };
+        let mut out = ok(&v, &args, None);
+        for op in log(&v)["operations"].as_array().unwrap() {
+            let guide_id = if op["command"] == "done" {
+                "xq4kz2ma"
+            } else {
+                "m7rc2d4p"
+            };
+            out = out
+                .replace(op["op"].as_str().unwrap(), guide_id)
+                .replace(op["time"].as_str().unwrap(), "2026-05-07T09:12:44Z");
+        }
+        assert_eq!(out, *expected, "{command}");
+    }
+    assert_eq!(files(&v), before);
+}
