@@ -192,7 +192,7 @@ pub enum VaultCommand {
     Decide(DecideArgs),
     /// The review queue: open items the tool is unsure about, with reason and evidence
     #[command(
-        after_help = "Examples:\n  active-status review\n  active-status review --format json\n  active-status review --archive-before 2026-01-01   # one keep decision per older item"
+        after_help = "Examples:\n  active-status review\n  active-status review --format json\n  active-status review --archive-before 2026-01-01   # one keep decision per older item\n  active-status review --interactive                 # one key per item: k d n s q"
     )]
     Review(ReviewArgs),
     /// The hand-off check: this project's last hand-off items and the review, with IDs
@@ -442,6 +442,9 @@ pub struct ReviewArgs {
     /// Record one `keep` decision for every review item last seen before DATE
     #[arg(long, value_name = "DATE")]
     pub archive_before: Option<String>,
+    /// Answer each item with one key on a terminal: k keep, d done, n not-task, s skip, q quit
+    #[arg(long, conflicts_with = "archive_before")]
+    pub interactive: bool,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]

@@ -45,7 +45,7 @@ pub(crate) mod exit {
         ),
         (
             USAGE,
-            "usage error: a bad flag or a missing argument, a bad date on the command line, init inside another vault without --here, init --git-hooks outside git (nothing is written)",
+            "usage error: a bad flag or a missing argument, a bad date on the command line, init inside another vault without --here, init --git-hooks outside git, review --interactive when stdin is not a terminal (nothing is written)",
         ),
         (
             DATA,
@@ -146,6 +146,10 @@ pub enum Error {
     /// A required combination of arguments is missing.
     MissingArgument {
         needed: &'static str,
+    },
+    /// A command that reads keys from a terminal was run without one.
+    NotATerminal {
+        command: &'static str,
     },
     /// `list --project P` names no project of the vault.
     UnknownProject {
@@ -404,6 +408,7 @@ impl Error {
         use Error::*;
         match self {
             MissingArgument { .. }
+            | NotATerminal { .. }
             | BadSince { .. }
             | BadDate { .. }
             | NoSuchCommand { .. }
