@@ -165,7 +165,9 @@ pub(crate) fn capture(
             format!("{stamp}-{session}-{n}.md")
         }
     });
-    let rel = vault.create_new(&cfg.inbox_dir, names, body.as_bytes())?;
+    let rel = crate::oplog::logged(&vault, by, || {
+        vault.create_new(&cfg.inbox_dir, names, body.as_bytes())
+    })?;
     Ok(Captured {
         path: Some(vault.display(&rel)),
         items: take,

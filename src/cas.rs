@@ -208,7 +208,16 @@ fn commit(vault: &VaultDir, changes: &[Change]) -> Result<Outcome> {
         }
     }
     match clobbered {
-        None => Ok(Outcome::Written),
+        None => {
+            for s in &staged {
+                crate::vault_fs::journal::record(
+                    &s.change.rel,
+                    s.change.before.as_ref().map(|b| b.bytes.as_slice()),
+                    Some(&s.change.after),
+                );
+            }
+            Ok(Outcome::Written)
+        }
         Some(rel) => {
             undo(vault, &staged, &written)?;
             Ok(Outcome::Changed(rel))

@@ -217,7 +217,7 @@ pub enum VaultCommand {
     Decide(DecideArgs),
     /// The review queue: open items the tool is unsure about, with reason and evidence
     #[command(
-        after_help = "Examples:\n  active-status review\n  active-status review --format json\n  active-status review --archive-before 2026-01-01   # one keep decision per older item"
+        after_help = "Examples:\n  active-status review\n  active-status review --format json\n  active-status review --archive-before 2026-01-01   # one keep decision per older item\n  active-status review --interactive                 # one key per item: k d n s q"
     )]
     Review(ReviewArgs),
     /// The hand-off check: this project's last hand-off items and the review, with IDs
@@ -240,6 +240,16 @@ pub enum VaultCommand {
         after_help = "Examples:\n  active-status defer k3j9qa --until 2026-06-01\n  active-status defer \"port to Windows\" --until 2026-07-01 --dry-run"
     )]
     Defer(DeferArgs),
+    /// The operation log: every command that wrote to the vault, newest first
+    #[command(
+        after_help = "Examples:\n  active-status log\n  active-status log --limit 5 --format json"
+    )]
+    Log(LogArgs),
+    /// Revert one operation (default: the last one not undone) when its files still hold what it wrote
+    #[command(
+        after_help = "Examples:\n  active-status undo --dry-run        # the diff, nothing written\n  active-status undo\n  active-status undo k3j9qa2b --regen"
+    )]
+    Undo(UndoArgs),
     /// The history of one item: every day and file it appeared in, merges, resolution
     #[command(
         after_help = "Examples:\n  active-status history \"add lock timeout\"\n  active-status history journal/2026-05-06.md:12 --format json"
@@ -457,6 +467,35 @@ pub struct ReviewArgs {
     /// Record one `keep` decision for every review item last seen before DATE
     #[arg(long, value_name = "DATE")]
     pub archive_before: Option<String>,
+    /// Answer each item with one key on a terminal: k keep, d done, n not-task, s skip, q quit
+    #[arg(long, conflicts_with = "archive_before")]
+    pub interactive: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub lock: LockArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Show only the newest N operations
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct UndoArgs {
+    /// The operation ID (or a unique prefix of at least 3 characters); default: the last one not undone
+    #[arg(value_name = "OP")]
+    pub op: Option<String>,
+    /// Print the diff (private text redacted) and write nothing (takes no lock)
+    #[arg(long, conflicts_with = "regen")]
+    pub dry_run: bool,
+    /// Regenerate the dashboard while still holding the lock
+    #[arg(long)]
+    pub regen: bool,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -605,6 +644,7 @@ impl VaultCommand {
             }
             VaultCommand::Decide(a) => Some(&a.lock),
             VaultCommand::Review(a) => Some(&a.lock),
+            VaultCommand::Undo(a) => Some(&a.lock),
             _ => None,
         }
     }

@@ -37,6 +37,7 @@ mod mcp;
 pub mod memory;
 pub mod merge;
 pub mod normalize;
+pub mod oplog;
 mod output;
 pub mod parse;
 pub mod pipeline;

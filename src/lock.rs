@@ -112,7 +112,12 @@ pub(crate) fn with_lock<T>(opts: &LockOptions, f: impl FnOnce() -> Result<T>) ->
                 let _ = guard.set_len(0);
                 let _ = guard.write_all(holder_record(&opts.command).as_bytes());
                 let _ = guard.flush();
-                let result = f();
+                // Every write made under the lock is one operation of the log.
+                let command = opts
+                    .command
+                    .split_once(' ')
+                    .map_or("active-status", |(_, c)| c);
+                let result = crate::oplog::logged(&vault, command, f);
                 let _ = guard.set_len(0);
                 return result;
             }

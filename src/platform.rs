@@ -6,6 +6,7 @@
 //! | rename swapping two names | `renameat2(RENAME_EXCHANGE)` | `renameatx_np(RENAME_SWAP)` | none: check, then plain rename |
 //! | who holds a file open | `/proc/<pid>/fd` | nobody known | nobody known |
 //! | wait for stdin, effective user, `SIGPIPE` | `poll`, `geteuid`, `signal` | same | same |
+//! | one key at a time from a terminal | `tcgetattr`, `tcsetattr` | same | same |
 //!
 //! The system calls go through rustix (safe wrappers); only `signal` needs
 //! libc. The `portable` feature forces the right-hand column on Linux and
@@ -106,6 +107,29 @@ pub(crate) fn wait_readable(fd: impl AsFd, wait: Duration) -> io::Result<Ready> 
         return Ok(Ready::Closed);
     }
     Ok(Ready::Readable)
+}
+
+/// Runs `f` with the terminal on `fd` handing over each key as it is
+/// pressed (no line editing, no echo; Ctrl-C and Ctrl-D arrive as bytes
+/// 3 and 4), and puts the terminal back as it was afterwards.
+pub(crate) fn with_keys<T>(fd: impl AsFd, f: impl FnOnce() -> T) -> io::Result<T> {
+    use rustix::termios::{LocalModes, OptionalActions, SpecialCodeIndex, tcgetattr, tcsetattr};
+    let fd = fd.as_fd();
+    let saved = tcgetattr(fd)?;
+    let mut keys = saved.clone();
+    keys.local_modes
+        .remove(LocalModes::ICANON | LocalModes::ECHO | LocalModes::ISIG);
+    keys.special_codes[SpecialCodeIndex::VMIN] = 1;
+    keys.special_codes[SpecialCodeIndex::VTIME] = 0;
+    tcsetattr(fd, OptionalActions::Now, &keys)?;
+    struct Restore<'a>(std::os::fd::BorrowedFd<'a>, rustix::termios::Termios);
+    impl Drop for Restore<'_> {
+        fn drop(&mut self) {
+            let _ = rustix::termios::tcsetattr(self.0, OptionalActions::Now, &self.1);
+        }
+    }
+    let _restore = Restore(fd, saved);
+    Ok(f())
 }
 
 /// Renames `from` to `to`, both in `dir`, failing with `AlreadyExists` when

@@ -38,7 +38,8 @@ pub(crate) fn write_dashboard(vault: &VaultDir, rel: &str, bytes: &[u8]) -> Resu
         });
     }
     vault.clean_temps_beside(rel);
-    vault.replace(rel, bytes)
+    // A derived file: not an operation of the log (docs/FORMAT.md §12.2).
+    crate::vault_fs::journal::unrecorded(|| vault.replace(rel, bytes))
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {

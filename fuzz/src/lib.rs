@@ -531,3 +531,62 @@ pub fn check_private(data: &[u8]) {
         );
     }
 }
+
+/// The operation log parser (`oplog::parse`), as `log` and `undo` read
+/// `.agents/oplog.jsonl` (lossy UTF-8): no panic; every line is an entry,
+/// a comment or one warning naming it; an entry written back reads back
+/// equal; undoing its hunks on any text never panics. Also the hunks of the
+/// input's two halves (split at its first NUL, else in the middle) revert
+/// the second half to the first exactly (unless they touch private text),
+/// and a marker only private spans hold is in no hunk.
+pub fn check_oplog(data: &[u8]) {
+    use active_status::oplog;
+    let text = String::from_utf8_lossy(clip(data));
+    let (entries, bad) = oplog::parse(&text);
+    let lines = text.lines().count();
+    assert!(
+        entries.len() + bad.len() <= lines,
+        "more results than lines"
+    );
+    for b in &bad {
+        let n: usize = b
+            .strip_prefix("line ")
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("a warning without its line: {b}"));
+        assert!((1..=lines).contains(&n), "{b}");
+    }
+    for e in &entries {
+        let back = oplog::parse_line(&e.to_line(), e.line)
+            .unwrap_or_else(|why| panic!("{e:?} does not read back: {why}"))
+            .expect("an entry, not a comment");
+        assert_eq!(&back, e);
+        for f in &e.files {
+            let _ = oplog::revert(&text, &f.hunks);
+            let _ = oplog::revert("", &f.hunks);
+        }
+    }
+    let (before, after) = match memchr_nul(&text) {
+        Some(at) => (&text[..at], &text[at + 1..]),
+        None => {
+            let mut mid = text.len() / 2;
+            while !text.is_char_boundary(mid) {
+                mid -= 1;
+            }
+            (&text[..mid], &text[mid..])
+        }
+    };
+    let (hunks, private) = oplog::hunks(before, after);
+    if !private {
+        assert_eq!(oplog::revert(after, &hunks).as_deref(), Some(before));
+    }
+    // Privacy: a marker that only private spans hold is never in a hunk.
+    if !redact(before).contains(MARKER) && !redact(after).contains(MARKER) {
+        let shown = format!("{hunks:?}");
+        assert!(!shown.contains(MARKER), "{shown}");
+    }
+}
+
+fn memchr_nul(text: &str) -> Option<usize> {
+    text.bytes().position(|b| b == 0)
+}

@@ -148,10 +148,13 @@ fn write(vault: &crate::vault_fs::VaultDir, rel: &str, bytes: &[u8]) -> crate::e
     let ignore = format!("{DIR}/.gitignore");
     if !vault.exists(&ignore) {
         vault.create_dir_all(DIR)?;
-        vault.create_if_missing(
-            &ignore,
-            b"# active-status cache: disposable, never committed\n*\n",
-        )?;
+        // Disposable: not an operation of the log.
+        crate::vault_fs::journal::unrecorded(|| {
+            vault.create_if_missing(
+                &ignore,
+                b"# active-status cache: disposable, never committed\n*\n",
+            )
+        })?;
     }
     vault.replace_disposable(rel, bytes)
 }

@@ -202,6 +202,13 @@ fn git_hooks(ctx: &Ctx) -> Result<()> {
         ".gitattributes",
         &format!("{} merge=union", git_pattern(&decisions_rel)?),
     )?;
+    // So is the operation log.
+    let oplog_rel = in_repo(crate::oplog::FILE);
+    append_line(
+        &repo,
+        ".gitattributes",
+        &format!("{} merge=union", git_pattern(&oplog_rel)?),
+    )?;
     let lock_rel = in_repo(&ctx.cfg.lock_path);
     append_line(&repo, ".gitignore", &git_pattern(&lock_rel)?)?;
     let cache_rel = in_repo(&format!("{}/", crate::cache::DIR));

@@ -12,6 +12,7 @@ mod init;
 mod layout;
 mod list;
 mod man;
+mod oplog;
 mod regen;
 mod review;
 mod route;
@@ -124,6 +125,8 @@ pub fn run(cli: Cli) -> Result<i32> {
         VaultCommand::Decide(args) => review::decide(&ctx, args),
         VaultCommand::Review(args) => review::review(&ctx, args),
         VaultCommand::Wrap(args) => review::wrap(&ctx, args),
+        VaultCommand::Log(args) => oplog::log(&ctx, args),
+        VaultCommand::Undo(args) => oplog::undo(&ctx, args),
         VaultCommand::History(args) => history::history(&ctx, args),
         VaultCommand::Explain(args) => explain::explain(&ctx, args),
         VaultCommand::Search(args) => search::search(&ctx, args),

@@ -154,6 +154,9 @@ pub(super) fn review(ctx: &Ctx, args: &ReviewArgs) -> Result<i32> {
         let before = parse_date("--archive-before", before)?;
         return archive(ctx, args, before);
     }
+    if args.interactive {
+        return interactive(ctx, args);
+    }
     let report = report(ctx)?;
     let items: Vec<&ReviewItem> = report
         .review
@@ -174,6 +177,107 @@ pub(super) fn review(ctx: &Ctx, args: &ReviewArgs) -> Result<i32> {
         }
     }
     Ok(exit::OK)
+}
+
+/// What one key press does in `review --interactive`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Key {
+    /// An answer to the item: `keep`, `done` or `not-task`.
+    Answer(&'static str),
+    Skip,
+    Quit,
+}
+
+/// The key's meaning (either case); `None`: the key does nothing.
+/// Ctrl-C, Ctrl-D and Escape quit like `q`.
+fn key_action(key: u8) -> Option<Key> {
+    match key.to_ascii_lowercase() {
+        b'k' => Some(Key::Answer("keep")),
+        b'd' => Some(Key::Answer("done")),
+        b'n' => Some(Key::Answer("not-task")),
+        b's' => Some(Key::Skip),
+        b'q' | 3 | 4 | 0x1b => Some(Key::Quit),
+        _ => None,
+    }
+}
+
+/// `review --interactive`: one item at a time, one key each; the answers
+/// are written at the end as one `decide` batch (one operation of the log).
+fn interactive(ctx: &Ctx, args: &ReviewArgs) -> Result<i32> {
+    use std::io::{IsTerminal, Read, Write};
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Err(Error::NotATerminal {
+            command: "review --interactive",
+        });
+    }
+    let report = report(ctx)?;
+    let items: Vec<&ReviewItem> = report
+        .review
+        .iter()
+        .filter(|r| args.project.is_none() || r.item.project == args.project)
+        .collect();
+    let mut answers: Vec<Answer> = Vec::new();
+    let asked = crate::platform::with_keys(&stdin, || -> std::io::Result<()> {
+        let mut out = std::io::stdout();
+        let mut input = stdin.lock();
+        for (n, r) in items.iter().enumerate() {
+            let mut line = String::new();
+            crate::report::review::review_line(&mut line, r);
+            write!(
+                out,
+                "{}/{} {}",
+                n + 1,
+                items.len(),
+                crate::output::escape_controls(&line)
+            )?;
+            loop {
+                write!(out, "[k]eep [d]one [n]ot-task [s]kip [q]uit? ")?;
+                out.flush()?;
+                let mut key = [0u8];
+                if input.read(&mut key)? == 0 {
+                    writeln!(out)?;
+                    return Ok(());
+                }
+                match key_action(key[0]) {
+                    Some(Key::Answer(action)) => {
+                        writeln!(out, "{action}")?;
+                        answers.push(Answer {
+                            action: action.into(),
+                            id: r.item.id.clone(),
+                            other: None,
+                        });
+                        break;
+                    }
+                    Some(Key::Skip) => {
+                        writeln!(out, "skip")?;
+                        break;
+                    }
+                    Some(Key::Quit) => {
+                        writeln!(out, "quit")?;
+                        return Ok(());
+                    }
+                    None => writeln!(out)?,
+                }
+            }
+        }
+        Ok(())
+    });
+    asked.and_then(|r| r).map_err(|e| Error::read("stdin", e))?;
+    if answers.is_empty() {
+        if !ctx.quiet {
+            println!("nothing answered; nothing written");
+        }
+        return Ok(exit::OK);
+    }
+    let how = How {
+        date: None,
+        dry_run: false,
+        regen: false,
+        format: Format::Text,
+        lock: &args.lock,
+    };
+    apply(ctx, "review --interactive", &answers, &how)
 }
 
 fn archive(ctx: &Ctx, args: &ReviewArgs, before: Date) -> Result<i32> {
@@ -244,4 +348,23 @@ pub(super) fn wrap(ctx: &Ctx, args: &WrapArgs) -> Result<i32> {
         Format::Text => print!("{}", crate::report::review::wrap_text(&w)),
     }
     Ok(exit::OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Key, key_action};
+
+    #[test]
+    fn each_key_maps_to_one_decision_and_other_keys_do_nothing() {
+        assert_eq!(key_action(b'k'), Some(Key::Answer("keep")));
+        assert_eq!(key_action(b'D'), Some(Key::Answer("done")));
+        assert_eq!(key_action(b'n'), Some(Key::Answer("not-task")));
+        assert_eq!(key_action(b's'), Some(Key::Skip));
+        for quit in [b'q', b'Q', 3, 4, 0x1b] {
+            assert_eq!(key_action(quit), Some(Key::Quit), "{quit}");
+        }
+        for nothing in [b'\n', b'\r', b' ', b'x', b'y', b'1', 0] {
+            assert_eq!(key_action(nothing), None, "{nothing}");
+        }
+    }
 }

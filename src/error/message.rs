@@ -9,6 +9,10 @@ impl Error {
         use Error::*;
         match self {
             MissingArgument { needed } => write!(f, "missing arguments: {needed}"),
+            NotATerminal { command } => write!(
+                f,
+                "{command} reads one key per item from a terminal, and stdin is not one; nothing was written"
+            ),
             NoSuchCommand { words } => write!(f, "no command `{words}`"),
             UnknownProject { project, known } => {
                 write!(f, "no project {project:?} in this vault\nhint: ")?;
@@ -130,6 +134,9 @@ impl Error {
                     write!(f, "\n  … and {} more", count - candidates.len())?;
                 }
                 Ok(())
+            }
+            UndoRefused { op, why } => {
+                write!(f, "undo {op}: {why}; nothing was written")
             }
             EditRefused { path, line, why } => {
                 write!(f, "{path}:{line}: {why}; nothing was written")

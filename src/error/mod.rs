@@ -45,11 +45,11 @@ pub(crate) mod exit {
         ),
         (
             USAGE,
-            "usage error: a bad flag or a missing argument, a bad date on the command line, init inside another vault without --here, init --git-hooks outside git (nothing is written)",
+            "usage error: a bad flag or a missing argument, a bad date on the command line, init inside another vault without --here, init --git-hooks outside git, review --interactive when stdin is not a terminal (nothing is written)",
         ),
         (
             DATA,
-            "bad data: configuration (values, TOML, invalid UTF-8), template syntax, route input, hook JSON, an unknown project, an item that matches nothing or several",
+            "bad data: configuration (values, TOML, invalid UTF-8), template syntax, route input, hook JSON, an unknown project, an item that matches nothing or several, an undo refused (a file changed since the operation, or it cannot be reverted)",
         ),
         (NO_VAULT, "no vault found, or the root is not a folder"),
         (UNAVAILABLE, "git cannot be run (init --git-hooks)"),
@@ -146,6 +146,10 @@ pub enum Error {
     /// A required combination of arguments is missing.
     MissingArgument {
         needed: &'static str,
+    },
+    /// A command that reads keys from a terminal was run without one.
+    NotATerminal {
+        command: &'static str,
     },
     /// `list --project P` names no project of the vault.
     UnknownProject {
@@ -309,6 +313,12 @@ pub enum Error {
         line: u32,
         why: String,
     },
+    /// `undo` refused: a file changed since the operation, the operation is
+    /// not revertible, or no such operation.
+    UndoRefused {
+        op: String,
+        why: String,
+    },
     /// A file to edit is read-only.
     ReadOnly {
         path: String,
@@ -398,6 +408,7 @@ impl Error {
         use Error::*;
         match self {
             MissingArgument { .. }
+            | NotATerminal { .. }
             | BadSince { .. }
             | BadDate { .. }
             | NoSuchCommand { .. }
@@ -432,6 +443,7 @@ impl Error {
             | NoSuchItem { .. }
             | AmbiguousItem { .. }
             | EditRefused { .. }
+            | UndoRefused { .. }
             | UnsafeName { .. }
             | McpJson { .. }
             | HooksJson { .. }

@@ -156,6 +156,7 @@ impl Server {
                 warnings,
             });
         }
+        crate::oplog::name_next(&format!("mcp {}", action.name()));
         let acted = with_lock(&self.lock_options(), || {
             run_action(&vault, &self.cfg, item, action, date)
         })?;
@@ -274,6 +275,7 @@ impl Server {
             let checked = validate(&entries, today)?;
             let replaces: Vec<Option<String>> =
                 entries.iter().map(|e| e.replaces.clone()).collect();
+            crate::oplog::name_next("mcp route");
             with_lock(&self.lock_options(), || {
                 let vault = VaultDir::open(&self.root)?;
                 let view = crate::route::VaultView::discover(&self.root, &self.cfg)?;
@@ -402,6 +404,7 @@ impl Server {
                     written: false,
                 });
             }
+            crate::oplog::name_next("mcp decide");
             with_lock(&self.lock_options(), || {
                 crate::decide::run(&vault, &self.cfg, "(MCP)", &answers, date)
             })

@@ -5,6 +5,7 @@
 //! is in progress. Files with more than one hard link are never written or
 //! truncated. Any such attempt is one error, [`Error::OutsideVault`] (exit 73).
 
+pub(crate) mod journal;
 mod openers;
 mod replace;
 mod stamp;
@@ -298,7 +299,9 @@ impl VaultDir {
             .ok_or_else(|| self.escape(rel, "its folder cannot be opened"))?;
         replace::clean_temps(&dir);
         let tmp = replace::write_temp(self, &dir, &name, rel, bytes, old.as_ref())?;
-        replace::rename_into(self, &dir, &tmp, &name, rel)
+        let written = replace::rename_into(self, &dir, &tmp, &name, rel)?;
+        journal::record(rel, old.as_ref().map(|s| s.bytes.as_slice()), Some(bytes));
+        Ok(written)
     }
 
     /// Creates `rel` with `bytes` when it does not exist or is empty (a
@@ -333,6 +336,7 @@ impl VaultDir {
             match replace::rename_noreplace(&dir, &tmp, name.as_ref()) {
                 Ok(()) => {
                     replace::sync_dir(&dir);
+                    journal::record(&rel, None, Some(bytes));
                     return Ok(rel);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,

@@ -36,29 +36,6 @@ fn id_of(v: &Vault, text: &str) -> String {
         .to_string()
 }
 
-/// Every file of the vault with its bytes (the lock folder left out).
-fn snapshot(v: &Vault) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(v.path())
-        .into_iter()
-        .flatten()
-        .filter(|e| {
-            e.file_type().is_file() && !e.path().to_string_lossy().contains("/.agents/locks")
-        })
-        .map(|e| {
-            (
-                e.path()
-                    .strip_prefix(v.path())
-                    .unwrap()
-                    .display()
-                    .to_string(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
-}
-
 /// Runs a command that must succeed.
 fn ok(v: &Vault, args: &[&str]) -> String {
     let out = v.test().args(args).run().output;
@@ -214,7 +191,7 @@ fn ambiguous_text_lists_candidates_and_writes_nothing() {
         "projects/wrap-cli/actives/docs/todos.md",
         "- [ ] update the docs for route\n- [ ] update the docs for regen\n",
     );
-    let before = snapshot(&v);
+    let before = v.snapshot();
     let out = v
         .test()
         .args(["done", "update the docs"])
@@ -242,14 +219,14 @@ fn ambiguous_text_lists_candidates_and_writes_nothing() {
         err.contains("hint: name one by its ID, its path:line or a longer text"),
         "{err}"
     );
-    assert_eq!(snapshot(&v), before);
+    assert_eq!(v.snapshot(), before);
     // A short word is never looked up as a part of a text.
     v.test()
         .args(["done", "the"])
         .status(65)
         .stderr_has("no open item matches \"the\"")
         .run();
-    assert_eq!(snapshot(&v), before);
+    assert_eq!(v.snapshot(), before);
     // A path:line names it exactly.
     ok(&v, &["done", "projects/wrap-cli/actives/docs/todos.md:2"]);
     assert_eq!(
@@ -263,13 +240,13 @@ fn an_id_that_no_longer_exists_is_refused() {
     let v = vault();
     let id = id_of(&v, "port to Windows");
     ok(&v, &["done", &id]);
-    let before = snapshot(&v);
+    let before = v.snapshot();
     v.test()
         .args(["done", &id])
         .status(65)
         .stderr_has(format!("no open item matches {id:?}"))
         .run();
-    assert_eq!(snapshot(&v), before);
+    assert_eq!(v.snapshot(), before);
     v.test()
         .args(["cancel", "nothing like this at all"])
         .status(65)
@@ -282,7 +259,7 @@ fn a_read_only_file_is_refused_with_nothing_written() {
     let v = vault();
     let path = v.join("projects/wrap-cli/todos.md");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let before = snapshot(&v);
+    let before = v.snapshot();
     let out = v
         .test()
         .args(["done", "port to Windows"])
@@ -296,7 +273,7 @@ fn a_read_only_file_is_refused_with_nothing_written() {
         "{}",
         stderr(&out)
     );
-    assert_eq!(snapshot(&v), before);
+    assert_eq!(v.snapshot(), before);
 }
 
 #[test]
@@ -316,7 +293,7 @@ fn crlf_files_keep_their_line_endings() {
 #[test]
 fn dry_run_prints_a_diff_and_writes_nothing() {
     let v = vault();
-    let before = snapshot(&v);
+    let before = v.snapshot();
     let out = v
         .test()
         .args(["done", "port to Windows", "--dry-run"])
@@ -353,7 +330,7 @@ fn dry_run_prints_a_diff_and_writes_nothing() {
         "json",
     ]);
     assert_eq!(json["written"], false);
-    assert_eq!(snapshot(&v), before);
+    assert_eq!(v.snapshot(), before);
 }
 
 #[test]
@@ -460,7 +437,7 @@ fn route_from_replaces_a_captured_item_in_the_same_step() {
 #[test]
 fn route_from_replaces_refuses_an_item_that_is_not_captured() {
     let v = inbox_vault();
-    let before = snapshot(&v);
+    let before = v.snapshot();
     let batch = r#"[{"text": "x y z", "to": "journal", "replaces": "port to Windows"}]"#;
     v
         .test()
@@ -472,7 +449,7 @@ fn route_from_replaces_refuses_an_item_that_is_not_captured() {
         .stdin(r#"[{"text": "x y z", "to": "journal", "replaces": "nothing like it at all"}]"#)
         .status(65)
         .run();
-    assert_eq!(snapshot(&v), before);
+    assert_eq!(v.snapshot(), before);
 }
 
 // ---------------------------------------------------------------- triage

@@ -101,6 +101,11 @@ fn private_inputs() {
 }
 
 #[test]
+fn oplog_inputs() {
+    replay("oplog", checks::check_oplog);
+}
+
+#[test]
 fn route_insert_inputs() {
     replay("route_insert", checks::check_route_idempotent);
 }

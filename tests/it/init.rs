@@ -362,7 +362,7 @@ fn git_hooks_twice_does_not_duplicate_lines_or_rewrap_hooks() {
     assert_eq!(r.read(".gitignore"), ignore);
     assert_eq!(
         attrs,
-        "*.png binary\nACTIVE-STATUS.md merge=active-status\n.agents/decisions.log merge=union\n",
+        "*.png binary\nACTIVE-STATUS.md merge=active-status\n.agents/decisions.log merge=union\n.agents/oplog.jsonl merge=union\n",
         "existing lines kept, rules appended once"
     );
     assert_eq!(
@@ -1086,7 +1086,7 @@ fn a_glob_in_the_output_name_matches_only_that_file() {
     let attrs = r.read(".gitattributes");
     assert_eq!(
         attrs,
-        "\\*.md merge=active-status\n.agents/decisions.log merge=union\n"
+        "\\*.md merge=active-status\n.agents/decisions.log merge=union\n.agents/oplog.jsonl merge=union\n"
     );
     let other = r.git_ok(&["check-attr", "merge", "--", "journal/2026-05-01.md"]);
     assert!(other.contains("unspecified"), "{other}");
@@ -1155,7 +1155,8 @@ fn init_git_hooks_again_updates_the_hooks_it_installed() {
     );
     let attrs = repo.read(".gitattributes");
     assert_eq!(
-        attrs, "STATUS.md merge=active-status\n.agents/decisions.log merge=union\n",
+        attrs,
+        "STATUS.md merge=active-status\n.agents/decisions.log merge=union\n.agents/oplog.jsonl merge=union\n",
         "{attrs}"
     );
     // Unchanged: kept as is.

@@ -23,6 +23,7 @@ mod lock;
 mod matching;
 mod mcp;
 mod memo;
+mod oplog;
 mod pairs;
 mod props;
 mod reliability;

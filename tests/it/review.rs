@@ -654,3 +654,21 @@ fn session_start_ends_with_the_review_block() {
         "{text}"
     );
 }
+
+#[test]
+fn review_interactive_refuses_without_a_terminal_and_writes_nothing() {
+    let v = two_days(&["Result: all tests pass"], &[], &["write the notes"]);
+    let before = v.snapshot();
+    let out = v
+        .cmd()
+        .args(["--today", TODAY, "review", "--interactive"])
+        .write_stdin("k\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "error: review --interactive reads one key per item from a terminal, and stdin is not one; nothing was written\n"
+    );
+    assert_eq!(v.snapshot(), before);
+}

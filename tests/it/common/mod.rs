@@ -136,6 +136,30 @@ impl Vault {
         run_limited(cmd, b"", HANG_GUARD, &format!("{args:?}")).0
     }
 
+    /// Every file of the vault with its bytes, sorted by path (the lock
+    /// folder left out).
+    pub fn snapshot(&self) -> Vec<(String, Vec<u8>)> {
+        let mut out: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(self.path())
+            .into_iter()
+            .flatten()
+            .filter(|e| {
+                e.file_type().is_file() && !e.path().to_string_lossy().contains("/.agents/locks")
+            })
+            .map(|e| {
+                (
+                    e.path()
+                        .strip_prefix(self.path())
+                        .unwrap()
+                        .display()
+                        .to_string(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
     /// Runs `audit --format json` and parses the report.
     pub fn report(&self) -> Value {
         self.json(&["audit", "--format", "json"])
