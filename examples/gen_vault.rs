@@ -1,12 +1,14 @@
 //! Deterministic synthetic vault generator for benchmarks and stress tests.
 //!
 //! ```text
-//! cargo run --release --example gen_vault -- --size S|M|Q|L [--seed 42] --out DIR
+//! cargo run --release --example gen_vault -- --size S|M|Q|L|W [--seed 42] --out DIR
 //!     [--days N] [--projects N] [--force]
 //! ```
 //!
 //! Presets: S = 60 days / 8 projects, M = 365 / 50, Q = 913 / 50 (about 5 MB),
-//! L = 3650 / 200 (about 20 MB, 4,000+ files). Journals start on 2016-01-01.
+//! L = 3650 / 200 (about 20 MB, 4,000+ files). W = 3650 / 1000 is the other
+//! shape: one session a day, fewer items per file, more prose, more projects
+//! (each project file short). Journals start on 2016-01-01.
 //! The same arguments always give byte-identical files: std only, a seeded
 //! SplitMix64, no clock and no hash-map iteration order in the output.
 
@@ -100,7 +102,50 @@ struct Gen {
     files: usize,
     bytes: usize,
     w: [Vec<&'static str>; 9], // verbs, swaps, adjs, nouns, places, words, tasks, idents
+    shape: Shape,
 }
+
+/// How a vault is laid out: counts drawn from `(lo, hi)`, both included.
+#[derive(Clone, Copy)]
+struct Shape {
+    sessions: (usize, usize),
+    /// Sentences of a session's opening prose.
+    session_prose: (usize, usize),
+    /// Items written done in a session besides the pool's.
+    fresh_done: (usize, usize),
+    /// Carried items per Next list, at most.
+    carried: usize,
+    /// New items per Next list.
+    fresh_next: (usize, usize),
+    /// Paragraphs after the sessions.
+    paragraphs: (usize, usize),
+    backlog: (usize, usize),
+    project_prose: usize,
+}
+
+/// The shape of S, M, Q and L.
+const LISTS: Shape = Shape {
+    sessions: (1, 4),
+    session_prose: (3, 8),
+    fresh_done: (1, 3),
+    carried: 4,
+    fresh_next: (1, 3),
+    paragraphs: (4, 8),
+    backlog: (3, 10),
+    project_prose: 2,
+};
+
+/// The shape of W: prose first.
+const PROSE: Shape = Shape {
+    sessions: (1, 1),
+    session_prose: (8, 16),
+    fresh_done: (0, 1),
+    carried: 2,
+    fresh_next: (1, 1),
+    paragraphs: (8, 14),
+    backlog: (1, 3),
+    project_prose: 8,
+};
 
 impl Gen {
     fn slug(p: usize) -> String {
@@ -192,7 +237,9 @@ impl Gen {
             _ => (format!("Session: sync {sp} with {sq}"), None), // ambiguous
         };
         let _ = writeln!(out, "## {heading}\n");
-        let n = self.rng.range(3, 8);
+        let n = self
+            .rng
+            .range(self.shape.session_prose.0, self.shape.session_prose.1);
         self.prose(out, n);
         let korean = (70..76).contains(&kind);
         let h = [["Goal", "Done", "Next"], ["목표", "완료", "다음"]][usize::from(korean)];
@@ -208,7 +255,8 @@ impl Gen {
             self.item(out, 0, mark, &shown);
             self.done[p].push(t);
         }
-        for _ in 0..self.rng.range(1, 3) {
+        let (lo, hi) = self.shape.fresh_done;
+        for _ in 0..self.rng.range(lo, hi) {
             self.fresh(out, 0, "[x] ");
         }
         if self.rng.chance(8) {
@@ -219,13 +267,14 @@ impl Gen {
         let _ = writeln!(out, "\n### {}\n", h[2]);
         let pool = self.pools[p].clone();
         let carried: Vec<String> = pool.into_iter().filter(|_| self.rng.chance(40)).collect();
-        for t in carried.into_iter().take(4) {
+        for t in carried.into_iter().take(self.shape.carried) {
             let t = self.vary(t, 25);
             let tag = proj.is_none() && self.rng.chance(50); // explicit "(slug)" tag
             let t = if tag { format!("({sp}) {t}") } else { t };
             self.item(out, 0, "[ ] ", &t);
         }
-        for _ in 0..self.rng.range(1, 3) {
+        let (lo, hi) = self.shape.fresh_next;
+        for _ in 0..self.rng.range(lo, hi) {
             let mark = ["[ ] ", "[ ] ", "[ ] ", "", "[?] "][self.rng.below(5)];
             let t = self.fresh(out, 0, mark);
             if self.rng.chance(15) {
@@ -262,10 +311,12 @@ impl Gen {
         );
         let n = self.rng.range(2, 5);
         self.prose(&mut out, n);
-        for _ in 0..self.rng.range(1, 4) {
+        let (lo, hi) = self.shape.sessions;
+        for _ in 0..self.rng.range(lo, hi) {
             self.session(&mut out);
         }
-        for _ in 0..self.rng.range(4, 8) {
+        let (lo, hi) = self.shape.paragraphs;
+        for _ in 0..self.rng.range(lo, hi) {
             let n = self.rng.range(3, 8);
             self.prose(&mut out, n);
         }
@@ -285,9 +336,9 @@ impl Gen {
     fn project(&mut self, p: usize) {
         let s = Self::slug(p);
         let mut out = format!("# {s} todos\n\n");
-        self.prose(&mut out, 2);
+        self.prose(&mut out, self.shape.project_prose);
         out.push_str("## Backlog\n\n");
-        let n = self.rng.range(3, 10);
+        let n = self.rng.range(self.shape.backlog.0, self.shape.backlog.1);
         self.checklist(&mut out, n, 15, 0);
         out.push_str("\n## Next Session\n\n");
         for t in self.pools[p].clone() {
@@ -383,7 +434,7 @@ fn main() {
             "--force" => (force, step) = (true, 1),
             "-h" | "--help" => {
                 println!(
-                    "usage: gen_vault --size S|M|Q|L [--seed N] --out DIR [--days N] [--projects N] [--force]"
+                    "usage: gen_vault --size S|M|Q|L|W [--seed N] --out DIR [--days N] [--projects N] [--force]"
                 );
                 return;
             }
@@ -396,7 +447,8 @@ fn main() {
         "M" => (365, 50),
         "Q" => (913, 50),
         "L" => (3650, 200),
-        s => fail(s, "unknown size: use S, M, Q or L"),
+        "W" => (3650, 1000),
+        s => fail(s, "unknown size: use S, M, Q, L or W"),
     };
     let (days, projects) = (days.unwrap_or(d0).max(1), projects.unwrap_or(p0).max(2));
     let root = out.unwrap_or_else(|| die("--out DIR is required"));
@@ -432,6 +484,7 @@ fn main() {
         files,
         bytes,
         w,
+        shape: if size == "W" { PROSE } else { LISTS },
     };
     let (start, last) = (START, START + days as i64 - 1);
     // A handful of inbox captures, one a week back from the last day (the newest on it).

@@ -224,7 +224,8 @@ pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Ve
 pub(crate) fn view_page(root: &Path, cfg: &Config, name: &str) -> Result<(String, usize)> {
     let analysis = analyze(root, cfg)?;
     let report = build_with(&analysis, cfg, Trail::Listed);
-    let stats = crate::stats::compute(root, cfg, cfg.stats_zombie_days)?;
+    // The charts come from the same analysis: one scan, one merge.
+    let stats = crate::stats::of_analysis(&analysis, cfg, cfg.stats_zombie_days)?;
     let details = report
         .priorities
         .iter()

@@ -115,6 +115,9 @@ pub struct Settled {
     pub notes: Vec<(Location, String)>,
     /// Decision lines that named no open item (line, why).
     pub unmatched: Vec<(u32, String)>,
+    /// The done entries of the sources: the signals before settling added
+    /// the open items that read as done lines.
+    pub scanned_signals: usize,
 }
 
 /// The cluster a decision's item names now: the same matching key in the
@@ -174,7 +177,10 @@ fn settle_inner(
     decisions: &[Decision],
     threshold: f64,
 ) -> Settled {
-    let mut settled = Settled::default();
+    let mut settled = Settled {
+        scanned_signals: signals.len(),
+        ..Settled::default()
+    };
     for c in &merged.clusters {
         let rep = &merged.items[c.members[0]];
         if is_done_line(&rep.text) && !identifiers(&rep.text).is_empty() {

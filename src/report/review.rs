@@ -118,6 +118,11 @@ fn code_words(text: &str) -> FxHashSet<String> {
             continue;
         }
         for w in part.split_whitespace() {
+            // Only a word with one of these can qualify below (trimming and
+            // lower-casing add none): the rest cost no copy.
+            if !w.contains(['/', ':', '_', '.']) {
+                continue;
+            }
             let w = trim(w);
             if w.chars().count() < 4 || w.contains("://") {
                 continue;
@@ -522,6 +527,16 @@ fn possibly_done(
         {
             continue;
         }
+        // Enough shared words or a shared code word, and better than the
+        // best so far: tested first, they are cheaper than the checks below
+        // (which only ever reject).
+        let plain = score % 100;
+        let most = words.len() >= 2 && plain >= 2 && plain * 5 >= words.len() * 3;
+        let better =
+            best.is_none_or(|(b, bn)| (score, std::cmp::Reverse(n)) > (b, std::cmp::Reverse(bn)));
+        if !(most || score >= 100) || !better {
+            continue;
+        }
         // A different identifier keeps them apart, certainly.
         let sids = &done.ids[n];
         if !ids.is_empty() && !sids.is_empty() && !ids.iter().any(|i| sids.contains(i)) {
@@ -532,13 +547,7 @@ fn possibly_done(
         if score < 100 && crate::guards::check(me.norm, &s.norm, me.private, s.private).is_some() {
             continue;
         }
-        let plain = score % 100;
-        let most = words.len() >= 2 && plain >= 2 && plain * 5 >= words.len() * 3;
-        if (most || score >= 100)
-            && best.is_none_or(|(b, bn)| (score, std::cmp::Reverse(n)) > (b, std::cmp::Reverse(bn)))
-        {
-            best = Some((score, n));
-        }
+        best = Some((score, n));
     }
     let (_, n) = best?;
     let s = &cx.signals[n];

@@ -138,6 +138,54 @@ pub(crate) const MAX_ZOMBIE_DAYS: u32 = 36_500;
 
 /// Scans the vault at `root` and computes its statistics.
 pub(crate) fn compute(root: &std::path::Path, cfg: &Config, zombie_days: u32) -> Result<Stats> {
+    check_days(zombie_days)?;
+    let vault = crate::scan::scan_vault(root, cfg)?;
+    let merged = merge(
+        vault.items.clone(),
+        &vault.signals,
+        vault.as_of,
+        cfg.dedup_threshold,
+    );
+    Ok(of_parts(
+        &vault,
+        vault.items.clone(),
+        &vault.signals,
+        &merged,
+        cfg.dedup_threshold,
+        zombie_days,
+    ))
+}
+
+/// The statistics of a run's analysis (the report's own scan and merge,
+/// read from the cache where it holds): no second scan. The open items are
+/// the settled ones, as the report counts them.
+pub(crate) fn of_analysis(
+    analysis: &crate::report::Analysis,
+    cfg: &Config,
+    zombie_days: u32,
+) -> Result<Stats> {
+    check_days(zombie_days)?;
+    let merged = &analysis.merged;
+    let all: Vec<Item> = merged
+        .items
+        .iter()
+        .chain(merged.resolutions.iter().map(|r| &r.item))
+        .cloned()
+        .collect();
+    // The done entries of the sources, not those settling added.
+    let signals = &analysis.vault.signals;
+    let signals = &signals[..merged.settled.scanned_signals.min(signals.len())];
+    Ok(of_parts(
+        &analysis.vault,
+        all,
+        signals,
+        merged,
+        cfg.dedup_threshold,
+        zombie_days,
+    ))
+}
+
+fn check_days(zombie_days: u32) -> Result<()> {
     if zombie_days > MAX_ZOMBIE_DAYS {
         return Err(crate::error::Error::Config {
             origin: "stats".into(),
@@ -146,16 +194,23 @@ pub(crate) fn compute(root: &std::path::Path, cfg: &Config, zombie_days: u32) ->
             ),
         });
     }
-    let vault = crate::scan::scan_vault(root, cfg)?;
-    let mut all: Vec<Item> = vault.items.clone();
-    let merged = merge(
-        vault.items.clone(),
-        &vault.signals,
-        vault.as_of,
-        cfg.dedup_threshold,
-    );
+    Ok(())
+}
+
+/// The statistics from every collected item (`all`, in any order), the
+/// done entries and the merge of the vault's open items.
+fn of_parts(
+    vault: &crate::scan::Vault,
+    mut all: Vec<Item>,
+    signals: &[crate::item::Signal],
+    merged: &Merged,
+    threshold: f64,
+    zombie_days: u32,
+) -> Stats {
+    // `compare` is a total order (path and line break ties): the order
+    // `all` came in does not matter.
     all.sort_by(|a, b| compare(a, b, vault.as_of));
-    let tasks = cluster(&all, cfg.dedup_threshold);
+    let tasks = cluster(&all, threshold);
     let mut activity: BTreeMap<Option<String>, Date> = BTreeMap::new();
     let mut note = |p: &Option<String>, d: Option<Date>| {
         if let Some(d) = d {
@@ -166,7 +221,7 @@ pub(crate) fn compute(root: &std::path::Path, cfg: &Config, zombie_days: u32) ->
     for i in &all {
         note(&i.project_owned(), i.date);
     }
-    for s in &vault.signals {
+    for s in signals {
         note(&s.project_owned(), s.date);
     }
     for g in &vault.goals {
@@ -178,14 +233,14 @@ pub(crate) fn compute(root: &std::path::Path, cfg: &Config, zombie_days: u32) ->
     let input = Input {
         as_of: vault.as_of,
         zombie_days,
-        merged: &merged,
+        merged,
         tasks: &tasks,
         all: &all,
-        signals: &vault.signals,
+        signals,
         known: &vault.projects,
         activity: &activity,
     };
-    Ok(input.stats())
+    input.stats()
 }
 
 struct Input<'a> {

@@ -96,6 +96,35 @@ fn view_writes_one_self_contained_page() {
     );
 }
 
+/// The charts come from the report's own analysis: an item a later Done
+/// entry closes by its identifier (a rule applied after the merge) is
+/// neither in the table nor in the age chart, so the chart's bars add up to
+/// the audit's open count.
+#[test]
+fn view_charts_count_the_open_items_the_report_counts() {
+    let v = vault().file(
+        "journal/2026-05-07.md",
+        "# 2026-05-07\n\n## Session: parser (wrap-cli)\n\n### Next\n\n- make the parser stream its input (#12)\n\n### Done\n\n- ✅ #12 done\n",
+    );
+    let audit = v.json(&["--today", "2026-05-08", "audit", "--format", "json"]);
+    let stream = "make the parser stream its input (#12)";
+    assert!(
+        !crate::common::texts(&audit["priorities"]).contains(&stream.to_string()),
+        "{audit}"
+    );
+    let out = view(&v, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let html = v.read(".agents/view.html");
+    let start = html.find("<svg id=\"chart-age\"").expect("age chart");
+    let chart = &html[start..start + html[start..].find("</svg>").unwrap()];
+    let bars: u64 = chart
+        .split(": open ")
+        .skip(1)
+        .map(|s| s[..s.find('<').unwrap()].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(bars, audit["audit"]["open"].as_u64().unwrap(), "{chart}");
+}
+
 #[test]
 fn view_refuses_a_source_folder_a_non_html_file_and_a_user_file() {
     let v = vault();
