@@ -9,6 +9,11 @@
 //! L = 3650 / 200 (about 20 MB, 4,000+ files). W = 3650 / 1000 is the other
 //! shape: one session a day, fewer items per file, more prose, more projects
 //! (each project file short). Journals start on 2016-01-01.
+//!
+//! `--similar N [--files K]` writes a hostile vault instead: N near-identical
+//! items ("fix the login bug on page 17", one number or word changed), a tenth
+//! of them done and four tenths forwarded (`[>]`), in one project file (K = 1) or
+//! spread over K journal days.
 //! The same arguments always give byte-identical files: std only, a seeded
 //! SplitMix64, no clock and no hash-map iteration order in the output.
 
@@ -403,6 +408,49 @@ impl Gen {
     }
 }
 
+/// N near-identical items over `files` files: the merge's worst case, where
+/// every pair is within the similarity threshold of many others.
+fn similar(root: &std::path::Path, n: usize, files: usize) -> (usize, usize) {
+    const VERBS: [&str; 4] = ["fix", "check", "debug", "patch"];
+    const THINGS: [&str; 4] = ["login bug", "login form", "login page", "login flow"];
+    let files = files.clamp(1, n.max(1));
+    let mut bodies = vec![String::new(); files];
+    for i in 0..n {
+        let mark = match i % 10 {
+            9 => "x",
+            1 | 3 | 5 | 7 => ">",
+            _ => " ",
+        };
+        let verb = VERBS[(i / 7) % VERBS.len()];
+        let thing = THINGS[(i / 3) % THINGS.len()];
+        let _ = writeln!(
+            bodies[i % files],
+            "- [{mark}] {verb} the {thing} on page {i}"
+        );
+    }
+    let mut bytes = 0;
+    for (k, body) in bodies.iter().enumerate() {
+        let (rel, head) = if files == 1 {
+            (
+                "projects/web/todos.md".to_string(),
+                "# web todos\n\n## Backlog\n\n".to_string(),
+            )
+        } else {
+            let date = ymd(START + k as i64);
+            (
+                format!("journal/{}/{}/{date}.md", &date[..4], &date[5..7]),
+                format!("# {date}\n\n## Session: login work (web)\n\n### Next\n\n"),
+            )
+        };
+        let path = root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap_or_else(|e| fail(path.display(), e));
+        let text = head + body;
+        fs::write(&path, &text).unwrap_or_else(|e| fail(path.display(), e));
+        bytes += text.len();
+    }
+    (files, bytes)
+}
+
 fn fail(what: impl std::fmt::Display, e: impl std::fmt::Display) -> ! {
     die(&format!("{what}: {e}"))
 }
@@ -416,6 +464,7 @@ fn main() {
     let args: Vec<String> = env::args().skip(1).collect();
     let (mut size, mut seed, mut out, mut force) = ("S".to_string(), 42u64, None, false);
     let (mut days, mut projects) = (None, None);
+    let (mut similar_n, mut similar_files) = (None, 1usize);
     let mut i = 0;
     while i < args.len() {
         let mut step = 2;
@@ -432,9 +481,11 @@ fn main() {
             "--days" => days = Some(num() as usize),
             "--projects" => projects = Some(num() as usize),
             "--force" => (force, step) = (true, 1),
+            "--similar" => similar_n = Some(num() as usize),
+            "--files" => similar_files = num() as usize,
             "-h" | "--help" => {
                 println!(
-                    "usage: gen_vault --size S|M|Q|L|W [--seed N] --out DIR [--days N] [--projects N] [--force]"
+                    "usage: gen_vault --size S|M|Q|L|W [--seed N] --out DIR [--days N] [--projects N] [--force]\n       gen_vault --similar N [--files K] --out DIR [--force]"
                 );
                 return;
             }
@@ -467,6 +518,15 @@ fn main() {
         fs::remove_dir_all(&root).unwrap_or_else(|e| fail(root.display(), e));
     }
     let t0 = Instant::now();
+    if let Some(n) = similar_n {
+        let (files, bytes) = similar(&root, n, similar_files);
+        println!(
+            "gen_vault: similar={n} files={files} bytes={bytes} in {:.2}s -> {}",
+            t0.elapsed().as_secs_f64(),
+            root.display()
+        );
+        return;
+    }
     let w = [
         VERBS, SWAPS, ADJS, NOUNS, PLACES, WORDS, TASKS, IDENT_A, IDENT_B,
     ]

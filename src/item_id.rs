@@ -52,6 +52,9 @@ pub fn assign<'a>(items: impl IntoIterator<Item = (Option<&'a str>, &'a str)>) -
             .count()
     };
     let mut ids = vec![String::new(); fulls.len()];
+    // Equal full IDs before this one in sorted order (a running count, so
+    // many equal keys cost no more than distinct ones).
+    let mut twins_before = 0;
     for (pos, &i) in order.iter().enumerate() {
         // In sorted order the longest shared prefix is with a neighbour.
         let before = pos.checked_sub(1).map_or(0, |p| common(order[p], i));
@@ -59,11 +62,10 @@ pub fn assign<'a>(items: impl IntoIterator<Item = (Option<&'a str>, &'a str)>) -
         let len = (before.max(after) + 1).clamp(MIN_LEN, fulls[i].len());
         let mut id = fulls[i][..len].to_string();
         // Equal full IDs: the first in rank order keeps the plain form.
-        let twins_before = order[..pos]
-            .iter()
-            .rev()
-            .take_while(|&&p| fulls[p] == fulls[i])
-            .count();
+        twins_before = match pos.checked_sub(1) {
+            Some(p) if fulls[order[p]] == fulls[i] => twins_before + 1,
+            _ => 0,
+        };
         if twins_before > 0 {
             id.push_str(&format!("-{}", twins_before + 1));
         }

@@ -71,6 +71,16 @@ fn analyze_discovered(
         &decisions,
         cfg.dedup_threshold,
     );
+    if merged.capped > 0 {
+        vault.warnings.push(crate::item::Warning::new(
+            ".",
+            format!(
+                "merge: {} items nearly match thousands of others; each was compared with {} clusters only, so a duplicate may be listed apart",
+                merged.capped,
+                crate::merge::MAX_COMPARED
+            ),
+        ));
+    }
     for (line, why) in &merged.settled.unmatched {
         vault.warnings.push(crate::item::Warning::new(
             crate::decisions::FILE,

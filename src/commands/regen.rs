@@ -30,6 +30,10 @@ fn produce(ctx: &Ctx, template: &str, format: Format) -> Result<(Report, String)
             merge.as_secs_f64() * 1e3,
             render.as_secs_f64() * 1e3
         );
+        if cfg!(debug_assertions) {
+            let (rows, pairs) = crate::merge::work::counts();
+            eprintln!("work: rows scanned {rows}, comparisons {pairs}");
+        }
     }
     Ok((report, text))
 }

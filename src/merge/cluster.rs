@@ -38,14 +38,31 @@ const BATCH: usize = 1;
 /// matches of every distinct text, found on all cores (`cluster_graph`),
 /// or one item at a time when the texts match in too many pairs.
 pub fn cluster(items: &[Item], threshold: f64) -> Vec<Cluster> {
+    cluster_counted(items, threshold).0
+}
+
+/// [`cluster`], with the number of distinct texts whose search stopped at
+/// [`MAX_COMPARED`] comparisons (each may have missed a later cluster).
+pub(super) fn cluster_counted(items: &[Item], threshold: f64) -> (Vec<Cluster>, usize) {
     let (firsts, of) = distinct(items);
     let firsts: Vec<&Item> = firsts.into_iter().map(|i| &items[i]).collect();
     let keys = keys_of(&firsts);
     let budget = super::cluster_graph::match_budget(firsts.len());
-    let assigned = super::cluster_graph::assign(&firsts, &keys, threshold, budget)
-        .unwrap_or_else(|| assign(&firsts, &keys, threshold, BATCH));
-    gather(items, &of, &assigned)
+    let (assigned, capped) = match super::cluster_graph::assign(&firsts, &keys, threshold, budget) {
+        Some(assigned) => (assigned, 0),
+        None => assign(&firsts, &keys, threshold, BATCH, MAX_COMPARED),
+    };
+    (gather(items, &of, &assigned), capped)
 }
+
+/// Most clusters one text is compared with in full (edit distance and
+/// guards) when clustering one by one. Only texts that nearly match
+/// thousands of others (a generated or hostile vault: the cheap bounds pass
+/// and the edit distance or a guard rejects) get there; the search then
+/// stops, the text starts a cluster of its own unless one of those matched,
+/// and the run counts it in a warning. Without the cap such a vault costs
+/// one comparison per pair of clusters.
+pub const MAX_COMPARED: usize = 2048;
 
 /// The matching keys of `items`, on all cores.
 fn keys_of<'a>(items: &[&'a Item]) -> Vec<Key<'a>> {
@@ -88,7 +105,7 @@ fn distinct(items: &[Item]) -> (Vec<usize>, Vec<u32>) {
 pub(super) fn cluster_batched(items: &[Item], threshold: f64, batch: usize) -> Vec<Cluster> {
     let (firsts, of) = distinct(items);
     let firsts: Vec<&Item> = firsts.into_iter().map(|i| &items[i]).collect();
-    let assigned = assign(&firsts, &keys_of(&firsts), threshold, batch);
+    let (assigned, _) = assign(&firsts, &keys_of(&firsts), threshold, batch, MAX_COMPARED);
     gather(items, &of, &assigned)
 }
 
@@ -133,9 +150,20 @@ impl Cluster {
     }
 }
 
+/// What the search of one item found: the older clusters it may join (and
+/// whether the search stopped at the cap), and the earlier items of its batch.
+type Found = ((Vec<u32>, bool), Vec<usize>);
+
 /// The cluster number of each item (distinct texts, in rank order): the
-/// greedy definition, decided a batch at a time.
-fn assign(items: &[&Item], keys: &[Key<'_>], threshold: f64, batch: usize) -> Vec<u32> {
+/// greedy definition, decided a batch at a time; and the number of texts
+/// whose search stopped at `cap` comparisons ([`MAX_COMPARED`]).
+fn assign(
+    items: &[&Item],
+    keys: &[Key<'_>],
+    threshold: f64,
+    batch: usize,
+    cap: usize,
+) -> (Vec<u32>, usize) {
     // Per cluster: its project and its representative (first item).
     let mut projects: Vec<Option<&str>> = Vec::new();
     let mut rep_of: Vec<usize> = Vec::new();
@@ -143,12 +171,13 @@ fn assign(items: &[&Item], keys: &[Key<'_>], threshold: f64, batch: usize) -> Ve
     // The cluster an item started, if it did.
     let mut started: Vec<Option<u32>> = vec![None; items.len()];
     let mut index = SimIndex::default();
+    let mut capped = 0;
     let mut from = 0;
     while from < items.len() {
         let to = (from + batch.max(1)).min(items.len());
         let find = |i: usize| {
             let (q, project) = (&keys[i], items[i].project.as_deref());
-            let older = older_candidates(&index, keys, &rep_of, q, project, threshold);
+            let older = older_candidates(&index, keys, &rep_of, q, project, threshold, cap);
             let (lo, hi) = super::index::window(q.len, threshold);
             // Cheap conditions only: `similar` runs at decision time, on
             // the few that started a cluster.
@@ -163,12 +192,13 @@ fn assign(items: &[&Item], keys: &[Key<'_>], threshold: f64, batch: usize) -> Ve
             (older, earlier)
         };
         // One item: no fork and join (each costs more than its search).
-        let found: Vec<(Vec<u32>, Vec<usize>)> = if to - from == 1 {
+        let found: Vec<Found> = if to - from == 1 {
             vec![find(from)]
         } else {
             (from..to).into_par_iter().map(find).collect()
         };
-        for (i, (older, earlier)) in (from..to).zip(found) {
+        for (i, ((older, stopped), earlier)) in (from..to).zip(found) {
+            capped += usize::from(stopped);
             let project = items[i].project.as_deref();
             let open = |cid: u32| visible(projects[cid as usize], project);
             let best = older.iter().copied().find(|&cid| open(cid)).or_else(|| {
@@ -201,7 +231,7 @@ fn assign(items: &[&Item], keys: &[Key<'_>], threshold: f64, batch: usize) -> Ve
         }
         from = to;
     }
-    assigned
+    (assigned, capped)
 }
 
 /// The clusters existing at the start of a batch that the query may join,
@@ -210,6 +240,7 @@ fn assign(items: &[&Item], keys: &[Key<'_>], threshold: f64, batch: usize) -> Ve
 /// the first match is needed. A query of project `p` keeps seeing the
 /// clusters of `p`: the first match there, after every untagged cluster
 /// below it that matches (one of those may take another project first).
+/// True beside them when the search stopped at `cap` comparisons.
 fn older_candidates(
     index: &SimIndex,
     keys: &[Key<'_>],
@@ -217,39 +248,58 @@ fn older_candidates(
     q: &Key<'_>,
     project: Option<&str>,
     threshold: f64,
-) -> Vec<u32> {
-    let matches = |cid: u32| similar(q, &keys[rep_of[cid as usize]], threshold);
+    cap: usize,
+) -> (Vec<u32>, bool) {
+    // Comparisons made, and whether a candidate was left for the cap.
+    let (compared, stopped) = (std::cell::Cell::new(0usize), std::cell::Cell::new(false));
+    let over = || {
+        let over = compared.get() >= cap;
+        stopped.set(stopped.get() || over);
+        over
+    };
+    let matches = |cid: u32| {
+        compared.set(compared.get() + 1);
+        similar(q, &keys[rep_of[cid as usize]], threshold)
+    };
     let mut first = u32::MAX;
     let mut first_match = |bucket: super::Rows<'_>| {
         bucket.scan(q, threshold, first, |cid| {
+            if over() {
+                return false;
+            }
             if matches(cid) {
                 first = cid;
                 return false;
             }
             true
         });
-        true
+        !stopped.get()
     };
     let mut found = Vec::new();
     match project {
         None => index.candidates(None, q, threshold, &mut first_match),
         Some(_) => {
             index.group_candidates(project, q, threshold, &mut first_match);
-            index.group_candidates(None, q, threshold, |bucket| {
-                bucket.scan(q, threshold, first, |cid| {
-                    if matches(cid) {
-                        found.push(cid);
-                    }
-                    true
-                })
-            });
+            if !stopped.get() {
+                index.group_candidates(None, q, threshold, |bucket| {
+                    bucket.scan(q, threshold, first, |cid| {
+                        if over() {
+                            return false;
+                        }
+                        if matches(cid) {
+                            found.push(cid);
+                        }
+                        true
+                    })
+                });
+            }
             found.sort_unstable();
         }
     }
     if first != u32::MAX {
         found.push(first);
     }
-    found
+    (found, stopped.get())
 }
 
 #[cfg(test)]
@@ -308,6 +358,36 @@ mod tests {
             meta: None,
             status: Default::default(),
         }
+    }
+
+    #[test]
+    fn the_search_stops_at_the_cap_and_counts_it() {
+        // Different verbs keep these apart (a guard), after the edit
+        // distance passed: each is compared in full with every cluster
+        // before it. The last matches the fourth cluster only.
+        let texts = [
+            "fix the lock timeout",
+            "add the lock timeout",
+            "update the lock timeout",
+            "review the lock timeout",
+            "review the lock timeouts",
+        ];
+        let items: Vec<Item> = texts
+            .iter()
+            .enumerate()
+            .map(|(n, t)| item(n, crate::normalize::key(t), Some("p"), None))
+            .collect();
+        let refs: Vec<&Item> = items.iter().collect();
+        let keys = keys_of(&refs);
+        let t = 0.5;
+        assert_eq!(
+            assign(&refs, &keys, t, 1, MAX_COMPARED),
+            (vec![0, 1, 2, 3, 3], 0)
+        );
+        // Two comparisons each: the fourth text stops before the third
+        // cluster (it matches none, as before), and the last stops before
+        // the fourth and starts a cluster of its own.
+        assert_eq!(assign(&refs, &keys, t, 1, 2), (vec![0, 1, 2, 3, 4], 2));
     }
 
     proptest! {

@@ -35,9 +35,14 @@ pub(super) fn match_budget(texts: usize) -> usize {
 /// above would be spent one costly comparison at a time.
 const MAX_PER_TEXT: usize = 64;
 
+/// Most earlier texts one text is compared with in full before the graph is
+/// given up: the one-by-one search stops there too (`cluster::MAX_COMPARED`).
+const MAX_COMPARED: usize = super::cluster::MAX_COMPARED;
+
 /// The cluster number of each item (distinct texts, in rank order), or
-/// `None` when the texts match in more than `budget` pairs, or one text
-/// matches more than `MAX_PER_TEXT` earlier ones.
+/// `None` when the texts match in more than `budget` pairs, one text
+/// matches more than `MAX_PER_TEXT` earlier ones, or is compared with more
+/// than `MAX_COMPARED`.
 pub(super) fn assign(
     items: &[&Item],
     keys: &[Key<'_>],
@@ -58,13 +63,17 @@ pub(super) fn assign(
     let earlier: Vec<Vec<u32>> = (0..items.len())
         .into_par_iter()
         .map(|i| {
-            let mut list = Vec::new();
+            let (mut list, mut compared) = (Vec::new(), 0);
             if spent.load(Ordering::Relaxed) {
                 return list;
             }
             let q = &keys[i];
             index.candidates(items[i].project.as_deref(), q, threshold, |rows| {
                 rows.scan(q, threshold, i as u32, |j| {
+                    compared += 1;
+                    if compared > MAX_COMPARED {
+                        spent.store(true, Ordering::Relaxed);
+                    }
                     if similar(q, &keys[j as usize], threshold) {
                         list.push(j);
                         if found.fetch_add(1, Ordering::Relaxed) >= budget

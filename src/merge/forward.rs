@@ -2,7 +2,8 @@
 //! item (same text by the similarity rule, compatible project) that is not
 //! itself forwarded exists anywhere; otherwise it stays open and is reported.
 
-use super::{Key, similar};
+use super::similarity::Shape;
+use super::{FrozenIndex, Key, similar};
 use crate::item::{Item, ItemStatus, Location};
 use rayon::prelude::*;
 
@@ -13,27 +14,42 @@ pub(super) fn settle(items: Vec<Item>, threshold: f64) -> (Vec<Item>, Vec<Item>,
     if !items.iter().any(|i| i.status == ItemStatus::Forwarded) {
         return (items, Vec::new(), Vec::new());
     }
-    let live: Vec<(Key<'_>, &Option<std::sync::Arc<str>>)> = items
-        .par_iter()
-        .filter(|i| i.status != ItemStatus::Forwarded)
-        .map(|i| (Key::with_private(&i.norm, i.private), &i.project))
+    // The live items, through a similarity index: a forwarded item is
+    // compared only with the live items of its token class and length
+    // window that the cheap bounds let through, in its project or
+    // untagged (every project when it is untagged itself), never with all.
+    let live: Vec<u32> = (0..items.len() as u32)
+        .filter(|&n| items[n as usize].status != ItemStatus::Forwarded)
         .collect();
+    let keys: Vec<Key<'_>> = items
+        .par_iter()
+        .map(|i| Key::with_private(&i.norm, i.private))
+        .collect();
+    let shapes: Vec<Shape> = keys.iter().map(Shape::of).collect();
+    let index = FrozenIndex::build(
+        &shapes,
+        live.iter()
+            .map(|&n| (items[n as usize].project.as_deref(), n)),
+    );
     let has_twin: Vec<bool> = items
-        .iter()
-        .map(|i| {
+        .par_iter()
+        .enumerate()
+        .map(|(n, i)| {
             if i.status != ItemStatus::Forwarded {
                 return false;
             }
-            let q = Key::with_private(&i.norm, i.private);
-            live.iter().any(|(k, p)| {
-                let same_project = match (p, &i.project) {
-                    (Some(a), Some(b)) => a == b,
-                    _ => true,
-                };
-                same_project && similar(&q, k, threshold)
-            })
+            let q = &keys[n];
+            let mut twin = false;
+            index.candidates(i.project.as_deref(), q, threshold, |rows| {
+                rows.scan(q, threshold, u32::MAX, |id| {
+                    twin = similar(q, &keys[id as usize], threshold);
+                    !twin
+                })
+            });
+            twin
         })
         .collect();
+    drop(index);
     let mut kept = Vec::with_capacity(items.len());
     let mut resolved = Vec::new();
     let mut unmatched = Vec::new();

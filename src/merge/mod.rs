@@ -17,8 +17,9 @@ mod resolve_warm;
 mod settle;
 mod similarity;
 mod wire;
+pub mod work;
 
-pub use cluster::cluster;
+pub use cluster::{MAX_COMPARED, cluster};
 pub use cluster_memo::ClusterMemo;
 use cluster_memo::cluster_recording;
 use frozen::FrozenIndex;
@@ -58,6 +59,10 @@ pub struct Merged {
     pub resolutions: Vec<Resolution>,
     /// What [`settle`] noted (decisions, `keep`s).
     pub settled: Settled,
+    /// Distinct texts whose search for a cluster stopped at the cap of
+    /// full comparisons (a vault of texts that nearly match thousands of
+    /// others); each may be listed apart from a cluster it matches.
+    pub capped: usize,
 }
 
 /// Runs the merge over collected items and resolution signals.
@@ -108,7 +113,7 @@ pub fn merge_memos(
     // Between steps, the last one's scratch memory goes back to the system
     // (see `crate::memory`).
     crate::memory::purge();
-    let clusters = cluster_recording(&open, threshold, clusters, record);
+    let (clusters, capped) = cluster_recording(&open, threshold, clusters, record);
     crate::memory::purge();
     let duplicates_merged = open.len() - clusters.len();
     Merged {
@@ -120,5 +125,6 @@ pub fn merge_memos(
         forwarded_open,
         resolutions,
         settled: Settled::default(),
+        capped,
     }
 }

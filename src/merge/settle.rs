@@ -3,10 +3,12 @@
 //! issue URL) resolves an open item, and the recorded decisions (`same`,
 //! `not-task`; `keep` is noted for the review) are applied.
 
-use super::{Cluster, Merged, Resolution};
+use super::similarity::Shape;
+use super::{FrozenIndex, Key, Merged, Resolution};
 use crate::decisions::{Decision, Verb};
 use crate::item::{Item, Location, Signal};
 use jiff::civil::Date;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// Prefixes of `WORD-123` that name a standard or an encoding, not a task.
@@ -120,43 +122,113 @@ pub struct Settled {
     pub scanned_signals: usize,
 }
 
-/// The cluster a decision's item names now: the same matching key in the
-/// same project, else the same ID, else (a rewording) the one open item
-/// whose key the matching rule calls the same.
-fn find(
-    merged: &Merged,
-    ids: &[String],
-    project: Option<&str>,
-    id: &str,
-    text: &str,
-    threshold: f64,
-    alive: &[bool],
-) -> Option<usize> {
-    let key = crate::normalize::key(text);
-    let in_project = |c: &Cluster| c.project.as_deref() == project;
-    let live = |n: &usize| alive[*n];
-    let rep = |c: &Cluster| &merged.items[c.members[0]];
-    let by_key = (0..merged.clusters.len()).filter(live).find(|&n| {
-        let c = &merged.clusters[n];
-        in_project(c) && c.members.iter().any(|&m| *merged.items[m].norm == *key)
-    });
-    by_key
-        .or_else(|| (0..ids.len()).filter(live).find(|&n| ids[n] == id))
-        .or_else(|| {
-            let mut hits = (0..merged.clusters.len()).filter(live).filter(|&n| {
-                let c = &merged.clusters[n];
-                in_project(c)
-                    && super::matches_by_definition(
-                        &key,
-                        None,
-                        &rep(c).norm,
-                        rep(c).private,
-                        threshold,
-                    )
-            });
-            let first = hits.next()?;
-            hits.next().is_none().then_some(first)
-        })
+/// Finds the cluster a decision's item names now (see [`Finder::find`]),
+/// from lookups built once for every decision: a file of many decisions
+/// costs a lookup each, never a pass over every cluster.
+struct Finder<'m> {
+    merged: &'m Merged,
+    /// (cluster project, a member's matching key) → the clusters, ascending.
+    by_key: FxHashMap<(Option<&'m str>, &'m str), Vec<usize>>,
+    /// Item ID → the clusters carrying it, ascending.
+    by_id: FxHashMap<&'m str, Vec<usize>>,
+    /// The representatives' keys and their similarity index, built when a
+    /// decision first needs the rewording rule.
+    reps: std::cell::OnceCell<(Vec<Key<'m>>, FrozenIndex<'m>)>,
+}
+
+impl<'m> Finder<'m> {
+    fn new(merged: &'m Merged, ids: &'m [String]) -> Self {
+        let mut by_key: FxHashMap<(Option<&str>, &str), Vec<usize>> = FxHashMap::default();
+        for (n, c) in merged.clusters.iter().enumerate() {
+            for &m in &c.members {
+                let list = by_key
+                    .entry((c.project.as_deref(), &*merged.items[m].norm))
+                    .or_default();
+                if list.last() != Some(&n) {
+                    list.push(n);
+                }
+            }
+        }
+        let mut by_id: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+        for (n, id) in ids.iter().enumerate() {
+            by_id.entry(id.as_str()).or_default().push(n);
+        }
+        Finder {
+            merged,
+            by_key,
+            by_id,
+            reps: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The cluster a decision's item names now: the same matching key in
+    /// the same project, else the same ID, else (a rewording) the one open
+    /// item whose key the matching rule calls the same.
+    fn find(
+        &self,
+        project: Option<&str>,
+        id: &str,
+        text: &str,
+        threshold: f64,
+        alive: &[bool],
+    ) -> Option<usize> {
+        let key = crate::normalize::key(text);
+        let first_alive =
+            |list: Option<&Vec<usize>>| list.and_then(|l| l.iter().copied().find(|&n| alive[n]));
+        first_alive(self.by_key.get(&(project, &*key)))
+            .or_else(|| first_alive(self.by_id.get(id)))
+            .or_else(|| self.reworded(project, &key, threshold, alive))
+    }
+
+    /// The one live cluster of `project` whose representative matches
+    /// `key` (a key without private spans), if exactly one does.
+    fn reworded(
+        &self,
+        project: Option<&str>,
+        key: &str,
+        threshold: f64,
+        alive: &[bool],
+    ) -> Option<usize> {
+        let merged = self.merged;
+        let (keys, index) = self.reps.get_or_init(|| {
+            let keys: Vec<Key<'m>> = merged
+                .clusters
+                .iter()
+                .map(|c| {
+                    let rep = &merged.items[c.members[0]];
+                    Key::with_private(&rep.norm, rep.private)
+                })
+                .collect();
+            let shapes: Vec<Shape> = keys.iter().map(Shape::of).collect();
+            let index = FrozenIndex::build(
+                &shapes,
+                merged
+                    .clusters
+                    .iter()
+                    .enumerate()
+                    .map(|(n, c)| (c.project.as_deref(), n as u32)),
+            );
+            (keys, index)
+        });
+        let q = Key::new(key);
+        let mut hits: Vec<usize> = Vec::new();
+        // The index gives the clusters of the project and the untagged
+        // ones (every one for an untagged query) that the cheap bounds
+        // let through; the rule wants the project's own, exactly.
+        index.candidates(project, &q, threshold, |rows| {
+            rows.scan(&q, threshold, u32::MAX, |n| {
+                let n = n as usize;
+                if alive[n]
+                    && merged.clusters[n].project.as_deref() == project
+                    && super::similar(&q, &keys[n], threshold)
+                {
+                    hits.push(n);
+                }
+                hits.len() < 2
+            })
+        });
+        (hits.len() == 1).then(|| hits[0])
+    }
 }
 
 /// Applies the certain rules and `decisions` to `merged`. Open items that
@@ -254,9 +326,10 @@ fn settle_inner(
     );
     // `same`: (into, from) pairs, applied after the search.
     let mut joins: Vec<(usize, usize)> = Vec::new();
+    let finder = Finder::new(merged, &ids);
     for d in decisions {
         let project = d.project.as_deref();
-        let found = find(merged, &ids, project, &d.id, &d.text, threshold, &alive);
+        let found = finder.find(project, &d.id, &d.text, threshold, &alive);
         let Some(ci) = found else {
             if d.verb != Verb::Keep {
                 settled.unmatched.push((
@@ -281,7 +354,7 @@ fn settle_inner(
                 let Some((oid, otext)) = &d.other else {
                     continue;
                 };
-                let other = find(merged, &ids, project, oid, otext, threshold, &alive);
+                let other = finder.find(project, oid, otext, threshold, &alive);
                 match other {
                     Some(o) if o != ci => {
                         alive[o] = false;
@@ -296,6 +369,7 @@ fn settle_inner(
             }
         }
     }
+    drop(finder);
     if closed.is_empty() && joins.is_empty() {
         return settled;
     }

@@ -25,7 +25,9 @@
 //! [`super::PairMemo`]. A memo of another version or threshold, or one
 //! whose lists point outside its table, is ignored whole.
 
-use super::cluster::{cluster, visible};
+#[cfg(test)]
+use super::cluster::cluster;
+use super::cluster::{cluster_counted, visible};
 use super::index::window;
 use super::memo::SaltedHasher;
 use super::{Cluster, Key, SimIndex, similar};
@@ -49,6 +51,12 @@ const SPARE_EDGES: usize = 4096;
 /// graph: near-identical lines match nearly all their kind, and the budget
 /// below would be spent one comparison at a time.
 const MAX_FOUND: usize = 64;
+
+/// Most texts one new text is compared with in full before the run gives
+/// up the graph: the one-by-one clustering it falls back to stops its
+/// search there too (`cluster::MAX_COMPARED`), so a graph is kept only where
+/// that search would not have stopped.
+const MAX_COMPARED: usize = super::cluster::MAX_COMPARED;
 
 /// The pairs a run of `texts` distinct texts may find before it gives up
 /// the graph.
@@ -226,7 +234,7 @@ pub(crate) fn cluster_with(
     threshold: f64,
     memo: Option<&mut ClusterMemo>,
 ) -> Vec<Cluster> {
-    cluster_recording(items, threshold, memo, true)
+    cluster_recording(items, threshold, memo, true).0
 }
 
 /// [`cluster_with`]; the memo keeps this run's graph only when `record`
@@ -236,9 +244,9 @@ pub(crate) fn cluster_recording(
     threshold: f64,
     memo: Option<&mut ClusterMemo>,
     record: bool,
-) -> Vec<Cluster> {
+) -> (Vec<Cluster>, usize) {
     let Some(memo) = memo else {
-        return cluster(items, threshold);
+        return cluster_counted(items, threshold);
     };
     if !memo.usable(threshold) {
         memo.clear(threshold);
@@ -249,11 +257,11 @@ pub(crate) fn cluster_recording(
             if record {
                 graph.record(memo, threshold);
             }
-            clusters
+            (clusters, 0)
         }
         None => {
             memo.clear(threshold);
-            cluster(items, threshold)
+            cluster_counted(items, threshold)
         }
     }
 }
@@ -389,10 +397,14 @@ impl<'a> Graph<'a> {
             .flat_map_iter(|&q| {
                 let kq = &all[q as usize];
                 let below = if every { q } else { u32::MAX };
-                let mut found = Vec::new();
+                let (mut found, mut compared) = (Vec::new(), 0);
                 index.candidates(None, kq, threshold, |bucket| {
                     bucket.scan(kq, threshold, below, |x| {
                         if x != q && (!self.fresh[x as usize] || x < q) {
+                            compared += 1;
+                            if compared > MAX_COMPARED {
+                                budget.store(SPENT, Ordering::Relaxed);
+                            }
                             found.extend(judge(q, kq, x, &all[x as usize], threshold, budget));
                             if found.len() > MAX_FOUND {
                                 budget.store(SPENT, Ordering::Relaxed);
@@ -447,7 +459,13 @@ impl<'a> Graph<'a> {
                     .filter(|&x| x != q && (!self.fresh[x as usize] || x < q))
                     .filter(|&x| qb.bigrams_close(&self.bounds[x as usize], threshold))
                     .take_while(|_| budget.load(Ordering::Relaxed) != SPENT)
-                    .filter_map(|x| judge(q, &kq, x, &key(x), threshold, budget))
+                    .enumerate()
+                    .filter_map(|(k, x)| {
+                        if k == MAX_COMPARED {
+                            budget.store(SPENT, Ordering::Relaxed);
+                        }
+                        judge(q, &kq, x, &key(x), threshold, budget)
+                    })
                     .enumerate()
                     .map(|(k, pair)| {
                         if k == MAX_FOUND {
