@@ -63,7 +63,7 @@ pub fn mark_of<'a>(spans: impl IntoIterator<Item = &'a str>) -> Option<u64> {
 /// Checks every guard on two keys (and the private marks of their texts):
 /// `None` when none keeps them apart.
 pub fn check(a: &str, b: &str, pa: Option<u64>, pb: Option<u64>) -> Option<Guard> {
-    crate::merge::work::pair();
+    crate::work::pair();
     if let (Some(x), Some(y)) = (pa, pb)
         && x != y
     {

@@ -57,4 +57,5 @@ mod trail;
 pub mod transcript;
 mod vault_fs;
 mod view;
+mod work;
 mod write;

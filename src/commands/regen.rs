@@ -31,7 +31,7 @@ fn produce(ctx: &Ctx, template: &str, format: Format) -> Result<(Report, String)
             render.as_secs_f64() * 1e3
         );
         if cfg!(debug_assertions) {
-            let (rows, pairs) = crate::merge::work::counts();
+            let (rows, pairs) = crate::work::counts();
             eprintln!("work: rows scanned {rows}, comparisons {pairs}");
         }
     }

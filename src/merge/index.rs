@@ -79,7 +79,7 @@ impl Rows<'_> {
         mut f: impl FnMut(u32) -> bool,
     ) -> bool {
         let end = cut(self.ids, below);
-        super::work::rows(end);
+        crate::work::rows(end);
         let max = self.len.max(q.len);
         // Formed exactly as `close` forms it.
         let allowed = (1.0 - threshold) * max as f64 + 1e-9;

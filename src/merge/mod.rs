@@ -17,7 +17,6 @@ mod resolve_warm;
 mod settle;
 mod similarity;
 mod wire;
-pub mod work;
 
 pub use cluster::{MAX_COMPARED, cluster};
 pub use cluster_memo::ClusterMemo;

@@ -20,12 +20,13 @@ use std::path::{Path, PathBuf};
 #[rustfmt::skip]
 const LAYERS: &[(&str, &[&str])] = &[
     // `lib` is the crate root: it only declares the modules.
-    ("Base", &["error", "escape", "clock", "config", "privacy", "vault_fs", "platform", "lib"]),
+    ("Base", &["error", "escape", "clock", "config", "privacy", "vault_fs", "platform", "work",
+               "lib"]),
     ("Cache", &["cache", "memory", "exit_fast"]),
     ("Scan", &["discover", "parse", "sources", "scan", "task_meta", "item", "item_id", "decisions"]),
     ("Merge", &["merge", "guards", "normalize", "key_memo"]),
     ("Transcript", &["transcript", "followups", "sweep"]),
-    ("Edits", &["route", "act", "capture", "write", "cas", "lock", "decide"]),
+    ("Edits", &["route", "act", "capture", "write", "cas", "lock", "decide", "oplog"]),
     ("Views", &["report", "render", "output", "start_summary", "explain", "history", "stats", "find",
                 "trail", "search", "view"]),
     ("Pipeline", &["pipeline"]),

@@ -224,7 +224,7 @@ pub fn close(a: &Key<'_>, b: &Key<'_>, threshold: f64) -> bool {
 /// The last step of [`close`] for compared parts `a` and `b`, the longer
 /// of `max` characters, allowed `allowed` edits.
 fn edits_within(a: &str, b: &str, max: usize, allowed: f64, threshold: f64) -> bool {
-    super::work::pair();
+    crate::work::pair();
     if a == b {
         return true;
     }
