@@ -208,6 +208,51 @@ fn waiting_regen_gets_the_lock_when_it_is_released() {
 }
 
 #[test]
+fn a_lock_wait_over_the_maximum_is_refused_naming_the_file_and_key() {
+    for value in ["1e308", "301", "nan", "inf", "-1"] {
+        let v = vault().user_config(&format!("[lock]\ntimeout_secs = {value}\n"));
+        let out = v.cmd().arg("regen").output().unwrap();
+        assert_eq!(out.status.code(), Some(65), "{value}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("active-status/config.toml")
+                && err
+                    .contains("key `lock.timeout_secs`: must be a number of seconds from 0 to 300"),
+            "{value}: {err}"
+        );
+        assert!(!v.exists(DASH), "{value}: nothing written");
+    }
+    // The vault's own file may only lower the wait: a raise is undone with
+    // a warning (the default 30 s stays), a non-number or a negative one is
+    // refused naming the vault file.
+    let v = vault().file(
+        ".agents/active-status.toml",
+        "[lock]\ntimeout_secs = 1e308\n",
+    );
+    let out = v.cmd().arg("regen").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let shown = v.cmd().arg("config").output().unwrap();
+    assert!(
+        crate::common::stdout(&shown).contains("lock.timeout_secs = 30"),
+        "{}",
+        crate::common::stdout(&shown)
+    );
+    for value in ["nan", "-1"] {
+        let v = vault().file(
+            ".agents/active-status.toml",
+            format!("[lock]\ntimeout_secs = {value}\n"),
+        );
+        let out = v.cmd().arg("regen").output().unwrap();
+        assert_eq!(out.status.code(), Some(65), "{value}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(".agents/active-status.toml") && err.contains("key `lock.timeout_secs`"),
+            "{value}: {err}"
+        );
+    }
+}
+
+#[test]
 fn lock_timeout_flag_beats_env_and_env_beats_vault_file() {
     let v = vault().file(".agents/active-status.toml", "[lock]\ntimeout_secs = 60\n");
     // The vault file says 60 s, the environment 0.3 s: environment wins.
