@@ -2,7 +2,9 @@
 //! the official Rust SDK (`rmcp`). Its tools call the same library functions
 //! as the commands (never a command), so they give the same results and the
 //! same errors; a refusal is a tool error carrying the message, never a
-//! crash. Writes take the vault lock like the commands do.
+//! crash. Writes take the vault lock like the commands do; every tool runs
+//! on a thread of its own, so a write waiting for the lock never holds up
+//! the requests after it.
 
 mod params;
 pub(crate) mod register;

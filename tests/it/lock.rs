@@ -15,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-const LOCK: &str = ".agents/locks/active-status.lock";
+pub(crate) const LOCK: &str = ".agents/locks/active-status.lock";
 const DASH: &str = "ACTIVE-STATUS.md";
 /// Generous bound for anything that should be "at once" or "within a few seconds".
 const SOON: Duration = Duration::from_secs(20);
@@ -50,16 +50,17 @@ fn python() -> Option<&'static PathBuf> {
     .as_ref()
 }
 
-/// A process holding the vault's lock until released, killed or dropped.
-struct Holder {
+/// A process holding the vault's lock until released, killed or dropped
+/// (also used by the MCP tests).
+pub(crate) struct Holder {
     child: Child,
-    pid: u32,
+    pub(crate) pid: u32,
 }
 
 impl Holder {
     /// Starts the holder and waits until it owns the lock. `None` (with a
     /// note) when python3 is unavailable.
-    fn start(lock: &Path) -> Option<Holder> {
+    pub(crate) fn start(lock: &Path) -> Option<Holder> {
         let Some(py) = python() else {
             eprintln!("note: python3 not found; lock test skipped");
             return None;
@@ -87,7 +88,7 @@ impl Holder {
     }
 
     /// Lets the holder exit normally (closing its stdin) and waits for it.
-    fn release(mut self) {
+    pub(crate) fn release(mut self) {
         drop(self.child.stdin.take());
         self.child.wait().expect("holder exits");
     }
