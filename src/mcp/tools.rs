@@ -642,3 +642,20 @@ impl ServerHandler for Server {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_its_argument_check() {
+        for tool in Server::tool_router().list_all() {
+            assert!(
+                check_arguments(&tool.name, JsonObject::new()).is_some(),
+                "{}",
+                tool.name
+            );
+        }
+        assert!(check_arguments("nosuch", JsonObject::new()).is_none());
+    }
+}

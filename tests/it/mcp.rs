@@ -706,3 +706,29 @@ fn a_write_waiting_for_the_lock_never_holds_up_reads() {
     holder.release();
     c.close();
 }
+
+#[test]
+fn a_request_too_large_is_answered_and_the_server_keeps_serving() {
+    let v = vault();
+    let mut c = initialized(&v, &[]);
+    let id = c.next_id;
+    c.next_id += 1;
+    let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "route", "arguments": {"entries": [
+            {"text": "x".repeat(24 << 20), "to": "journal"}]}}});
+    let size = request.to_string().len();
+    c.send(&request);
+    let r = c.answer(id);
+    assert_eq!(r["error"]["code"], -32600, "{}", r["error"]);
+    assert_eq!(
+        r["error"]["message"],
+        format!(
+            "request too large: {size} bytes; the limit is 4194304 bytes (4 MiB), nothing of it was read"
+        )
+    );
+    assert_eq!(r["error"]["data"], json!({"size": size, "limit": 4194304}));
+    // The next request is served as usual.
+    let list = ok_json(&c.call("list", json!({})));
+    assert_eq!(list["items"].as_array().unwrap().len(), 4, "{list}");
+    c.close();
+}
