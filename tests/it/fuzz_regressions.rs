@@ -101,6 +101,16 @@ fn private_inputs() {
 }
 
 #[test]
+fn decisions_inputs() {
+    replay("decisions", checks::check_decisions);
+}
+
+#[test]
+fn mcp_request_inputs() {
+    replay("mcp_request", checks::check_mcp_request);
+}
+
+#[test]
 fn route_insert_inputs() {
     replay("route_insert", checks::check_route_idempotent);
 }
