@@ -620,3 +620,24 @@ pub fn check_mcp_request(data: &[u8]) {
         }
     }
 }
+
+/// A template from the vault (`render::check_template`, then
+/// `render::isolated::render_sample` in a child process of `renderer`
+/// with the budgets): no panic or abort here; a template that does not
+/// compile does not render; a rendering is within the output budget; a
+/// failure is a message.
+pub fn check_template(data: &[u8], renderer: &Path) {
+    use active_status::render::{check_template, isolated};
+    let template = String::from_utf8_lossy(&data[..data.len().min(4096)]);
+    let compiles = check_template(&template).is_ok();
+    match isolated::render_sample(renderer, &template) {
+        Ok(text) => {
+            assert!(compiles, "rendered a template that does not compile");
+            assert!(
+                text.len() as u64 <= isolated::MAX_OUTPUT,
+                "over the output budget"
+            );
+        }
+        Err(message) => assert!(message.starts_with("template: "), "{message}"),
+    }
+}
