@@ -732,3 +732,24 @@ fn a_request_too_large_is_answered_and_the_server_keeps_serving() {
     assert_eq!(list["items"].as_array().unwrap().len(), 4, "{list}");
     c.close();
 }
+
+#[test]
+fn mcp_out_of_range_numbers_are_tool_errors_not_panics() {
+    let v = vault();
+    let mut c = initialized(&v, &[]);
+    for (tool, args) in [
+        ("list", json!({"limit": 1u64 << 40})),
+        ("list", json!({"limit": -1})),
+        ("list", json!({"limit": 1e300})),
+        ("stats", json!({"zombie_days": 4_000_000_000u64})),
+        ("stats", json!({"zombie_days": 1e12})),
+        ("search", json!({"query": "lock", "limit": -5})),
+    ] {
+        let r = c.call(tool, args.clone());
+        assert_eq!(r["isError"], true, "{tool} {args}: {r}");
+    }
+    // Still serving.
+    let list = ok_json(&c.call("list", json!({"limit": 1})));
+    assert_eq!(list["items"].as_array().unwrap().len(), 1, "{list}");
+    c.close();
+}
