@@ -62,12 +62,15 @@ pub struct Decision {
 /// The mark between the two texts of a `same` line.
 const SAME_MARK: &str = " ≡ ";
 
-/// A text on one line: line breaks and other control characters become spaces.
+/// A text on one line: line breaks and other control characters become
+/// spaces, and spaces at either end go (the line reads back the same).
 fn one_line(s: &str) -> String {
     s.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect::<String>()
         .replace(SAME_MARK, " = ")
+        .trim()
+        .to_string()
 }
 
 impl Decision {

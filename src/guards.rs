@@ -42,22 +42,27 @@ impl std::fmt::Display for Guard {
     }
 }
 
-/// A hash of the contents of the `<private>` spans of a raw text (None
-/// without any), for the private-span guard. Never shown.
+/// A fingerprint of the contents of the `<private>` spans of a raw text
+/// (None without any), for the private-span guard. Never shown.
 pub fn private_mark(raw: &str) -> Option<u64> {
     mark_of(crate::privacy::spans(raw).into_iter().map(|(_, s)| s))
 }
 
-/// The private mark of span contents given in order (None without any).
+/// The private mark of span contents given in order (None without any):
+/// 64 bits of a BLAKE3 hash keyed with the cache key (`cache::mark_key`),
+/// since the cache stores it: without the key it confirms no guess.
 pub fn mark_of<'a>(spans: impl IntoIterator<Item = &'a str>) -> Option<u64> {
-    let mut h = rustc_hash::FxHasher::default();
+    let mut h = blake3::Hasher::new_keyed(&crate::cache::mark_key());
     let mut any = false;
     for s in spans {
-        normalize(s).hash(&mut h);
-        0xffu8.hash(&mut h);
+        let s = normalize(s);
+        h.update(&(s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
         any = true;
     }
-    any.then(|| h.finish())
+    let mut out = [0u8; 8];
+    out.copy_from_slice(&h.finalize().as_bytes()[..8]);
+    any.then(|| u64::from_le_bytes(out))
 }
 
 /// Checks every guard on two keys (and the private marks of their texts):

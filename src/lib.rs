@@ -33,7 +33,7 @@ pub mod item_id;
 mod key_memo;
 mod lock;
 mod man;
-mod mcp;
+pub mod mcp;
 pub mod memory;
 pub mod merge;
 pub mod normalize;

@@ -331,6 +331,30 @@ pub mod isolated {
     pub(crate) fn render(template: &str, ctx: tera::Context) -> Result<String> {
         let exe = std::env::current_exe()
             .map_err(|e| failed(format!("cannot start the template renderer: {e}")))?;
+        render_with(&exe, template, ctx)
+    }
+
+    /// Renders `template` as a configured template is (in a child process
+    /// of `renderer`, a program that runs [`child_main`] when given
+    /// [`CHILD_ARG`], with the budgets) on a small sample report: the
+    /// entry of the fuzz target for templates.
+    pub fn render_sample(
+        renderer: &std::path::Path,
+        template: &str,
+    ) -> std::result::Result<String, String> {
+        let mut ctx = tera::Context::new();
+        ctx.insert("as_of", "2026-05-06");
+        ctx.insert("output", "ACTIVE-STATUS.md");
+        ctx.insert(
+            "priorities",
+            &serde_json::json!([{"id": "ab12cd", "text": "port it", "project": "wrap-cli",
+                "tier": 1, "path": "journal/2026-05-06.md", "line": 3}]),
+        );
+        ctx.insert("goals", &Vec::<String>::new());
+        render_with(renderer, template, ctx).map_err(|e| e.to_string())
+    }
+
+    fn render_with(exe: &std::path::Path, template: &str, ctx: tera::Context) -> Result<String> {
         let input = serde_json::to_vec(&serde_json::json!({
             "template": template,
             "context": ctx.into_json(),

@@ -31,7 +31,7 @@ pub(crate) fn rows(n: usize) {
 
 /// (rows scanned, comparisons run in full) so far in this process; (0, 0)
 /// in a release build.
-pub fn counts() -> (u64, u64) {
+pub(crate) fn counts() -> (u64, u64) {
     #[cfg(debug_assertions)]
     return (ROWS.load(Ordering::Relaxed), PAIRS.load(Ordering::Relaxed));
     #[cfg(not(debug_assertions))]

@@ -590,3 +590,113 @@ pub fn check_oplog(data: &[u8]) {
 fn memchr_nul(text: &str) -> Option<usize> {
     text.bytes().position(|b| b == 0)
 }
+
+/// The decisions file parser (`decisions::parse`), input read as lossy
+/// UTF-8: no panic; each line is a decision, a comment or blank, or one
+/// message `line N: …; line ignored` (N in range, in order); decisions
+/// are in line order; and a decision's line is a fixed point: written
+/// (`to_line`) and read back, it writes the same line again.
+pub fn check_decisions(data: &[u8]) {
+    use active_status::decisions::{parse, parse_line};
+    let text = String::from_utf8_lossy(clip(data));
+    let lines = text.lines().count();
+    let (decisions, bad) = parse(&text);
+    assert!(
+        decisions.len() + bad.len() <= lines,
+        "more results than lines"
+    );
+    let mut last = 0;
+    for d in &decisions {
+        assert!(
+            d.line as usize >= 1 && d.line as usize <= lines,
+            "line {}",
+            d.line
+        );
+        assert!(d.line > last, "decisions out of order");
+        last = d.line;
+        let written = d.to_line();
+        assert!(
+            !written.contains('\n') && !written.contains('\r'),
+            "{written:?}"
+        );
+        let back = parse_line(&written, d.line)
+            .unwrap_or_else(|e| panic!("{written:?} does not read back: {e}"))
+            .unwrap_or_else(|| panic!("{written:?} reads back as a comment"));
+        assert_eq!(back.to_line(), written, "not a fixed point");
+        assert_eq!((back.date, back.verb, &back.id), (d.date, d.verb, &d.id));
+    }
+    for message in &bad {
+        let n: usize = message
+            .strip_prefix("line ")
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("message without its line: {message}"));
+        assert!(n >= 1 && n <= lines, "{message}");
+        assert!(message.ends_with("; line ignored"), "{message}");
+    }
+}
+
+/// The MCP server's request reading (`mcp::triage`): the input is a
+/// stream of lines read with a 256-byte cap. No panic; one outcome per
+/// line at most; a line over the cap is answered "request too large"
+/// (never passed on); every answer is a JSON-RPC 2.0 error with a code
+/// and a message; a request passed on with a known tool's arguments is
+/// either accepted or refused with a message naming the tool.
+pub fn check_mcp_request(data: &[u8]) {
+    use active_status::mcp::{Triage, triage};
+    const CAP: usize = 256;
+    let data = clip(data);
+    let segments: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+    let outcomes = triage(data, CAP);
+    assert!(outcomes.len() <= segments.len(), "more outcomes than lines");
+    for (n, outcome) in outcomes.iter().enumerate() {
+        let segment = segments[n];
+        match outcome {
+            Triage::Answered(answer) => {
+                assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
+                assert!(answer["error"]["code"].is_i64(), "{answer}");
+                let message = answer["error"]["message"].as_str().unwrap_or("");
+                assert!(!message.is_empty(), "{answer}");
+                if segment.len() > CAP {
+                    assert!(message.starts_with("request too large: "), "{answer}");
+                }
+            }
+            other => assert!(
+                segment.len() <= CAP,
+                "a line over the cap passed: {other:?}"
+            ),
+        }
+        if let Triage::Request {
+            method,
+            arguments: Some(Err(message)),
+        } = outcome
+        {
+            assert_eq!(method, "tools/call");
+            assert!(
+                message.contains(": invalid arguments: "),
+                "a refusal names the tool: {message}"
+            );
+        }
+    }
+}
+
+/// A template from the vault (`render::check_template`, then
+/// `render::isolated::render_sample` in a child process of `renderer`
+/// with the budgets): no panic or abort here; a template that does not
+/// compile does not render; a rendering is within the output budget; a
+/// failure is a message.
+pub fn check_template(data: &[u8], renderer: &Path) {
+    use active_status::render::{check_template, isolated};
+    let template = String::from_utf8_lossy(&data[..data.len().min(4096)]);
+    let compiles = check_template(&template).is_ok();
+    match isolated::render_sample(renderer, &template) {
+        Ok(text) => {
+            assert!(compiles, "rendered a template that does not compile");
+            assert!(
+                text.len() as u64 <= isolated::MAX_OUTPUT,
+                "over the output budget"
+            );
+        }
+        Err(message) => assert!(message.starts_with("template: "), "{message}"),
+    }
+}

@@ -21,7 +21,7 @@ use super::secret;
 
 const MAGIC: &[u8; 8] = b"ASTCACHE";
 /// Bumped whenever any payload's layout changes.
-pub(crate) const FORMAT: u32 = 3;
+pub(crate) const FORMAT: u32 = 4;
 
 /// What a header says about its payload.
 #[derive(Debug, Clone, PartialEq, Eq)]

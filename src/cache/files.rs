@@ -106,6 +106,14 @@ impl FileCache {
         let read = vault.read(SCAN_FILE);
         if mode == Mode::Write || matches!(read, Ok(Some(_))) {
             match secret::key(mode == Mode::Write) {
+                Ok(k) if !secret::marks_match(&k) => {
+                    cache.ignore(
+                        "the cache key was made during this run, after its private-span \
+                         fingerprints (the next run uses it)"
+                            .into(),
+                    );
+                    return cache;
+                }
                 Ok(k) => cache.secret = Some(k),
                 Err(why) => {
                     cache.ignore(why);

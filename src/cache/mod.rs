@@ -29,6 +29,7 @@ mod trust_tests;
 pub(crate) use files::{FileCache, Keep, PerFile};
 pub(crate) use pairs::Pairs;
 pub(crate) use result::{Lookup, Marks};
+pub(crate) use secret::mark_key;
 
 use crate::config::Config;
 use serde::{Deserialize, Serialize};

@@ -10,6 +10,39 @@ use std::path::{Path, PathBuf};
 /// Length of the key, in bytes.
 pub(crate) const LEN: usize = 32;
 
+/// The key of the private-span fingerprints (`guards::mark_of`), fixed for
+/// the process at its first use: the cache key when there is one then,
+/// else a random key of this process. Fingerprints are stored in the
+/// cache, so they are keyed like its signature: whoever holds a cache file
+/// (a synced vault) cannot confirm a guessed secret with them.
+pub(crate) fn mark_key() -> [u8; LEN] {
+    #[cfg(test)]
+    {
+        // Unit tests point threads at different cache keys: one fixed key.
+        [0x5a; LEN]
+    }
+    #[cfg(not(test))]
+    {
+        static KEY: std::sync::OnceLock<[u8; LEN]> = std::sync::OnceLock::new();
+        *KEY.get_or_init(|| {
+            key(false).unwrap_or_else(|_| {
+                let mut k = [0u8; LEN];
+                // Without random bytes the key stays zero: fingerprints are
+                // then never stored (no cache key matches it).
+                let _ = getrandom::fill(&mut k);
+                k
+            })
+        })
+    }
+}
+
+/// Whether this run's private-span fingerprints were made with `secret`,
+/// the cache key: else (the key was made during the run) they may neither
+/// be stored under it nor compared with the ones stored under it.
+pub(crate) fn marks_match(secret: &[u8; LEN]) -> bool {
+    cfg!(test) || mark_key() == *secret
+}
+
 /// Where the key lives.
 fn key_path() -> Option<PathBuf> {
     #[cfg(test)]

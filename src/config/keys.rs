@@ -147,11 +147,15 @@ fn fraction(value: &f64) -> Result<(), &'static str> {
     }
 }
 
+/// The longest wait for the vault lock a configuration may ask for: a
+/// writer (or an MCP write) never waits longer, whoever holds the lock.
+pub(crate) const MAX_LOCK_TIMEOUT_SECS: f64 = 300.0;
+
 fn seconds(value: &f64) -> Result<(), &'static str> {
-    if *value >= 0.0 && value.is_finite() {
+    if (0.0..=MAX_LOCK_TIMEOUT_SECS).contains(value) {
         Ok(())
     } else {
-        Err("must be a non-negative number")
+        Err("must be a number of seconds from 0 to 300")
     }
 }
 

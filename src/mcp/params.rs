@@ -301,3 +301,33 @@ pub(super) struct DecideParams {
     #[serde(default)]
     pub dry_run: bool,
 }
+
+/// Whether `args` are valid arguments of `tool` (the tool error's message
+/// otherwise); `None` for a name that is no tool. What every tool reads
+/// first, for the fuzz target of requests.
+pub(super) fn check_arguments(
+    tool: &str,
+    args: rmcp::model::JsonObject,
+) -> Option<Result<(), String>> {
+    fn check<T: serde::de::DeserializeOwned>(
+        tool: &str,
+        args: rmcp::model::JsonObject,
+    ) -> Result<(), String> {
+        read::<T>(tool, args).map(drop)
+    }
+    Some(match tool {
+        "status" => check::<StatusParams>(tool, args),
+        "list" => check::<ListParams>(tool, args),
+        "route" => check::<RouteParams>(tool, args),
+        "done" | "cancel" => check::<ActParams>(tool, args),
+        "defer" => check::<DeferParams>(tool, args),
+        "review" | "wrap" => check::<ReviewParams>(tool, args),
+        "decide" => check::<DecideParams>(tool, args),
+        "stats" => check::<StatsParams>(tool, args),
+        "extract" => check::<ExtractParams>(tool, args),
+        "explain" => check::<ExplainParams>(tool, args),
+        "history" => check::<HistoryParams>(tool, args),
+        "search" => check::<SearchParams>(tool, args),
+        _ => return None,
+    })
+}

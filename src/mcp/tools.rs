@@ -118,6 +118,25 @@ impl Server {
         }
     }
 
+    /// Runs a tool on a thread of its own, off the request loop: a write
+    /// waiting for the vault lock (or a long read) never holds up the
+    /// other requests, which keep being read and answered meanwhile. A
+    /// tool that panics is answered with an internal error.
+    async fn off_loop(
+        &self,
+        tool: impl FnOnce(&Server) -> std::result::Result<CallToolResult, ErrorData> + Send + 'static,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        let server = self.clone();
+        tokio::task::spawn_blocking(move || tool(&server))
+            .await
+            .unwrap_or_else(|e| {
+                Err(ErrorData::internal_error(
+                    format!("the tool failed: {e}"),
+                    None,
+                ))
+            })
+    }
+
     fn lock_options(&self) -> LockOptions {
         LockOptions {
             root: self.root.clone(),
@@ -196,22 +215,28 @@ impl Server {
         input_schema = schema::<StatusParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn status(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: StatusParams = args!("status", a);
-        let r = crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
-            let report = crate::report::build(&a, &self.cfg);
-            let focus = p.project.map(|f| f.to_ascii_lowercase());
-            crate::start_summary::summary(
-                &report,
-                self.cfg.hook_max_chars,
-                self.cfg.review_max,
-                focus.as_deref(),
-            )
-        });
-        Ok(match r {
-            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
-            Err(e) => refusal(&e),
+    async fn status(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: StatusParams = args!("status", a);
+            let r = crate::pipeline::analyze(&s.root, &s.cfg).map(|a| {
+                let report = crate::report::build(&a, &s.cfg);
+                let focus = p.project.map(|f| f.to_ascii_lowercase());
+                crate::start_summary::summary(
+                    &report,
+                    s.cfg.hook_max_chars,
+                    s.cfg.review_max,
+                    focus.as_deref(),
+                )
+            });
+            Ok(match r {
+                Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+                Err(e) => refusal(&e),
+            })
         })
+        .await
     }
 
     #[tool(
@@ -219,42 +244,48 @@ impl Server {
         input_schema = schema::<ListParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn list(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: ListParams = args!("list", a);
-        reply((|| {
-            let kind = p.source.map(SourceParam::kind);
-            let due = match p.due.as_deref() {
-                None => None,
-                Some("overdue") => Some(DueFilter::Overdue),
-                Some("any") => Some(DueFilter::Any),
-                Some(d) => Some(DueFilter::OnOrBefore(parse_date("due", d)?)),
-            };
-            let a = crate::pipeline::analyze(&self.root, &self.cfg)?;
-            let project = p.project.map(|s| s.to_ascii_lowercase());
-            let deferred = p.deferred.unwrap_or(false);
-            let mut items: Vec<_> = crate::report::report_items(&a.merged, a.vault.as_of)
-                .into_iter()
-                .filter(|i| project.is_none() || i.project == project)
-                .filter(|i| kind.is_none_or(|k| i.source.kind == k))
-                .filter(|i| p.status.is_none_or(|s| i.status.as_str() == s.as_str()))
-                .filter(|i| match &due {
-                    None => true,
-                    Some(DueFilter::Overdue) => i.overdue,
-                    Some(DueFilter::Any) => i.due.is_some(),
-                    Some(DueFilter::OnOrBefore(d)) => i.due.is_some_and(|x| x <= *d),
+    async fn list(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: ListParams = args!("list", a);
+            reply((|| {
+                let kind = p.source.map(SourceParam::kind);
+                let due = match p.due.as_deref() {
+                    None => None,
+                    Some("overdue") => Some(DueFilter::Overdue),
+                    Some("any") => Some(DueFilter::Any),
+                    Some(d) => Some(DueFilter::OnOrBefore(parse_date("due", d)?)),
+                };
+                let a = crate::pipeline::analyze(&s.root, &s.cfg)?;
+                let project = p.project.map(|s| s.to_ascii_lowercase());
+                let deferred = p.deferred.unwrap_or(false);
+                let mut items: Vec<_> = crate::report::report_items(&a.merged, a.vault.as_of)
+                    .into_iter()
+                    .filter(|i| project.is_none() || i.project == project)
+                    .filter(|i| kind.is_none_or(|k| i.source.kind == k))
+                    .filter(|i| p.status.is_none_or(|s| i.status.as_str() == s.as_str()))
+                    .filter(|i| match &due {
+                        None => true,
+                        Some(DueFilter::Overdue) => i.overdue,
+                        Some(DueFilter::Any) => i.due.is_some(),
+                        Some(DueFilter::OnOrBefore(d)) => i.due.is_some_and(|x| x <= *d),
+                    })
+                    .filter(|i| i.deferred_until.is_some() == deferred)
+                    .filter(|i| p.blocked.is_none_or(|b| i.blocked_by.is_empty() != b))
+                    .collect();
+                if let Some(n) = p.limit {
+                    items.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+                }
+                Ok(ListOut {
+                    schema: 1,
+                    as_of: a.vault.as_of,
+                    items,
                 })
-                .filter(|i| i.deferred_until.is_some() == deferred)
-                .filter(|i| p.blocked.is_none_or(|b| i.blocked_by.is_empty() != b))
-                .collect();
-            if let Some(n) = p.limit {
-                items.truncate(usize::try_from(n).unwrap_or(usize::MAX));
-            }
-            Ok(ListOut {
-                schema: 1,
-                as_of: a.vault.as_of,
-                items,
-            })
-        })())
+            })())
+        })
+        .await
     }
 
     #[tool(
@@ -267,27 +298,33 @@ impl Server {
             open_world_hint = false
         )
     )]
-    fn route(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: RouteParams = args!("route", a);
-        reply((|| {
-            let entries: Vec<RouteEntry> = p.entries;
-            let today = self.cfg.today();
-            let checked = validate(&entries, today)?;
-            let replaces: Vec<Option<String>> =
-                entries.iter().map(|e| e.replaces.clone()).collect();
-            crate::oplog::name_next("mcp route");
-            with_lock(&self.lock_options(), || {
-                let vault = VaultDir::open(&self.root)?;
-                let view = crate::route::VaultView::discover(&self.root, &self.cfg)?;
-                if replaces.iter().any(Option::is_some) {
-                    crate::act::route_replacing(
-                        &vault, &self.cfg, &view, &checked, &replaces, today,
-                    )
-                } else {
-                    route_batch(&vault, &self.cfg, &view, &checked)
-                }
-            })
-        })())
+    async fn route(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: RouteParams = args!("route", a);
+            reply((|| {
+                let entries: Vec<RouteEntry> = p.entries;
+                let today = s.cfg.today();
+                let checked = validate(&entries, today)?;
+                let replaces: Vec<Option<String>> =
+                    entries.iter().map(|e| e.replaces.clone()).collect();
+                crate::oplog::name_next("mcp route");
+                with_lock(&s.lock_options(), || {
+                    let vault = VaultDir::open(&s.root)?;
+                    let view = crate::route::VaultView::discover(&s.root, &s.cfg)?;
+                    if replaces.iter().any(Option::is_some) {
+                        crate::act::route_replacing(
+                            &vault, &s.cfg, &view, &checked, &replaces, today,
+                        )
+                    } else {
+                        route_batch(&vault, &s.cfg, &view, &checked)
+                    }
+                })
+            })())
+        })
+        .await
     }
 
     #[tool(
@@ -300,9 +337,15 @@ impl Server {
             open_world_hint = false
         )
     )]
-    fn done(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: ActParams = args!("done", a);
-        reply(self.act(&p.item, Action::Done, p.date.as_deref(), p.dry_run))
+    async fn done(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: ActParams = args!("done", a);
+            reply(s.act(&p.item, Action::Done, p.date.as_deref(), p.dry_run))
+        })
+        .await
     }
 
     #[tool(
@@ -315,9 +358,15 @@ impl Server {
             open_world_hint = false
         )
     )]
-    fn cancel(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: ActParams = args!("cancel", a);
-        reply(self.act(&p.item, Action::Cancel, p.date.as_deref(), p.dry_run))
+    async fn cancel(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: ActParams = args!("cancel", a);
+            reply(s.act(&p.item, Action::Cancel, p.date.as_deref(), p.dry_run))
+        })
+        .await
     }
 
     #[tool(
@@ -330,12 +379,18 @@ impl Server {
             open_world_hint = false
         )
     )]
-    fn defer(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: DeferParams = args!("defer", a);
-        reply(
-            parse_date("until", &p.until)
-                .and_then(|until| self.act(&p.item, Action::Defer { until }, None, p.dry_run)),
-        )
+    async fn defer(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: DeferParams = args!("defer", a);
+            reply(
+                parse_date("until", &p.until)
+                    .and_then(|until| s.act(&p.item, Action::Defer { until }, None, p.dry_run)),
+            )
+        })
+        .await
     }
 
     #[tool(
@@ -343,17 +398,23 @@ impl Server {
         input_schema = schema::<ReviewParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn review(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: ReviewParams = args!("review", a);
-        reply(crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
-            let report = crate::report::build_with(&a, &self.cfg, crate::report::Trail::Counted);
-            let project = p.project.map(|s| s.to_ascii_lowercase());
-            report
-                .review
-                .into_iter()
-                .filter(|r| project.is_none() || r.item.project == project)
-                .collect::<Vec<_>>()
-        }))
+    async fn review(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: ReviewParams = args!("review", a);
+            reply(crate::pipeline::analyze(&s.root, &s.cfg).map(|a| {
+                let report = crate::report::build_with(&a, &s.cfg, crate::report::Trail::Counted);
+                let project = p.project.map(|s| s.to_ascii_lowercase());
+                report
+                    .review
+                    .into_iter()
+                    .filter(|r| project.is_none() || r.item.project == project)
+                    .collect::<Vec<_>>()
+            }))
+        })
+        .await
     }
 
     #[tool(
@@ -361,13 +422,19 @@ impl Server {
         input_schema = schema::<ReviewParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn wrap(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: ReviewParams = args!("wrap", a);
-        reply(crate::pipeline::analyze(&self.root, &self.cfg).map(|a| {
-            let report = crate::report::build_with(&a, &self.cfg, crate::report::Trail::Counted);
-            let project = p.project.map(|s| s.to_ascii_lowercase());
-            crate::report::review::wrap_of(&report, project.as_deref())
-        }))
+    async fn wrap(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: ReviewParams = args!("wrap", a);
+            reply(crate::pipeline::analyze(&s.root, &s.cfg).map(|a| {
+                let report = crate::report::build_with(&a, &s.cfg, crate::report::Trail::Counted);
+                let project = p.project.map(|s| s.to_ascii_lowercase());
+                crate::report::review::wrap_of(&report, project.as_deref())
+            }))
+        })
+        .await
     }
 
     #[tool(
@@ -380,35 +447,42 @@ impl Server {
             open_world_hint = false
         )
     )]
-    fn decide(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: DecideParams = args!("decide", a);
-        reply((|| {
-            let answers: Vec<crate::decide::Answer> = p
-                .answers
-                .into_iter()
-                .map(|a| crate::decide::Answer {
-                    action: a.action.as_str().to_string(),
-                    id: a.id,
-                    other: a.other,
+    async fn decide(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: DecideParams = args!("decide", a);
+            reply((|| {
+                let answers: Vec<crate::decide::Answer> = p
+                    .answers
+                    .into_iter()
+                    .map(|a| crate::decide::Answer {
+                        action: a.action.as_str().to_string(),
+                        id: a.id,
+                        other: a.other,
+                    })
+                    .collect();
+                let text = serde_json::to_string(&answers).unwrap_or_default();
+                let answers = crate::decide::parse_batch("(MCP)", &text)?;
+                let date = s.cfg.today();
+                let vault = VaultDir::open(&s.root)?;
+                if p.dry_run {
+                    let (_, planned) =
+                        crate::decide::plan(&vault, &s.cfg, "(MCP)", &answers, date)?;
+                    return Ok(crate::decide::Decided {
+                        schema: 1,
+                        answers: planned,
+                        written: false,
+                    });
+                }
+                crate::oplog::name_next("mcp decide");
+                with_lock(&s.lock_options(), || {
+                    crate::decide::run(&vault, &s.cfg, "(MCP)", &answers, date)
                 })
-                .collect();
-            let text = serde_json::to_string(&answers).unwrap_or_default();
-            let answers = crate::decide::parse_batch("(MCP)", &text)?;
-            let date = self.cfg.today();
-            let vault = VaultDir::open(&self.root)?;
-            if p.dry_run {
-                let (_, planned) = crate::decide::plan(&vault, &self.cfg, "(MCP)", &answers, date)?;
-                return Ok(crate::decide::Decided {
-                    schema: 1,
-                    answers: planned,
-                    written: false,
-                });
-            }
-            crate::oplog::name_next("mcp decide");
-            with_lock(&self.lock_options(), || {
-                crate::decide::run(&vault, &self.cfg, "(MCP)", &answers, date)
-            })
-        })())
+            })())
+        })
+        .await
     }
 
     #[tool(
@@ -416,10 +490,16 @@ impl Server {
         input_schema = schema::<StatsParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn stats(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: StatsParams = args!("stats", a);
-        let days = p.zombie_days.unwrap_or(self.cfg.stats_zombie_days);
-        reply(crate::stats::compute(&self.root, &self.cfg, days))
+    async fn stats(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: StatsParams = args!("stats", a);
+            let days = p.zombie_days.unwrap_or(s.cfg.stats_zombie_days);
+            reply(crate::stats::compute(&s.root, &s.cfg, days))
+        })
+        .await
     }
 
     #[tool(
@@ -427,16 +507,22 @@ impl Server {
         input_schema = schema::<ExtractParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn extract(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: ExtractParams = args!("extract", a);
-        let path = std::path::Path::new(&p.transcript);
-        reply(crate::followups::report(
-            &self.root,
-            &self.cfg,
-            path,
-            &p.transcript,
-            false,
-        ))
+    async fn extract(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: ExtractParams = args!("extract", a);
+            let path = std::path::Path::new(&p.transcript);
+            reply(crate::followups::report(
+                &s.root,
+                &s.cfg,
+                path,
+                &p.transcript,
+                false,
+            ))
+        })
+        .await
     }
 
     #[tool(
@@ -444,12 +530,18 @@ impl Server {
         input_schema = schema::<ExplainParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn explain(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: ExplainParams = args!("explain", a);
-        reply(
-            crate::pipeline::analyze(&self.root, &self.cfg)
-                .and_then(|a| crate::explain::explain(&a, &self.cfg, &p.item)),
-        )
+    async fn explain(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: ExplainParams = args!("explain", a);
+            reply(
+                crate::pipeline::analyze(&s.root, &s.cfg)
+                    .and_then(|a| crate::explain::explain(&a, &s.cfg, &p.item)),
+            )
+        })
+        .await
     }
 
     #[tool(
@@ -457,9 +549,15 @@ impl Server {
         input_schema = schema::<HistoryParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn history(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: HistoryParams = args!("history", a);
-        reply(crate::history::history(&self.root, &self.cfg, &p.item))
+    async fn history(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: HistoryParams = args!("history", a);
+            reply(crate::history::history(&s.root, &s.cfg, &p.item))
+        })
+        .await
     }
 
     #[tool(
@@ -467,9 +565,15 @@ impl Server {
         input_schema = schema::<SearchParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn search(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
-        let p: SearchParams = args!("search", a);
-        reply(self.search_json(p))
+    async fn search(
+        &self,
+        Parameters(a): Parameters<JsonObject>,
+    ) -> std::result::Result<CallToolResult, ErrorData> {
+        self.off_loop(move |s| {
+            let p: SearchParams = args!("search", a);
+            reply(s.search_json(p))
+        })
+        .await
     }
 }
 
@@ -517,9 +621,9 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<ReadResourceResponse, ErrorData> {
-        let (page, mime) = match request.uri.as_str() {
-            super::DASHBOARD_URI => (self.dashboard(), "text/markdown"),
-            super::VIEW_URI => (self.view_page(), "text/html"),
+        let (page, mime): (fn(&Server) -> Result<String>, _) = match request.uri.as_str() {
+            super::DASHBOARD_URI => (Server::dashboard, "text/markdown"),
+            super::VIEW_URI => (Server::view_page, "text/html"),
             _ => {
                 return Err(ErrorData::resource_not_found(
                     format!("no resource {}", request.uri),
@@ -527,6 +631,15 @@ impl ServerHandler for Server {
                 ));
             }
         };
+        // Off the request loop, like the tools.
+        let server = self.clone();
+        let page = tokio::task::spawn_blocking(move || page(&server))
+            .await
+            .unwrap_or_else(|e| {
+                Err(Error::Mcp {
+                    message: format!("the resource failed: {e}"),
+                })
+            });
         match page {
             Ok(text) => Ok(ReadResourceResult::new(vec![
                 ResourceContents::text(text, request.uri).with_mime_type(mime),
@@ -534,5 +647,22 @@ impl ServerHandler for Server {
             .into()),
             Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_its_argument_check() {
+        for tool in Server::tool_router().list_all() {
+            assert!(
+                check_arguments(&tool.name, JsonObject::new()).is_some(),
+                "{}",
+                tool.name
+            );
+        }
+        assert!(check_arguments("nosuch", JsonObject::new()).is_none());
     }
 }

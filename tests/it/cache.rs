@@ -199,3 +199,36 @@ fn session_start_uses_the_last_result_only_while_the_vault_is_unchanged() {
     assert_eq!(session_start_noted(&v, &[]), (edited.clone(), Some(true)));
     assert!(!ok(&v, &["audit", "-v"]).contains("ignored"));
 }
+
+#[test]
+fn the_cache_holds_no_unkeyed_fingerprint_of_a_private_span() {
+    use std::hash::{Hash, Hasher};
+    let v = vault().file(
+        "journal/2026-05-07.md",
+        "### Next\n- [ ] call the bank <private>hunter2</private>\n",
+    );
+    ok(&v, &["regen"]);
+    // A warm run still reuses every file: the fingerprints are keyed with
+    // the key the cache is signed with.
+    let r = v.report();
+    assert_eq!(r["audit"]["cache"]["reused"], 3, "{}", r["audit"]["cache"]);
+    assert_eq!(r["audit"]["cache"]["reread"], 0, "{}", r["audit"]["cache"]);
+    // The unkeyed 64-bit hash of the span (FxHash of its normalized text, as
+    // the cache once stored it) appears nowhere in the file, in any encoding.
+    let mut h = rustc_hash::FxHasher::default();
+    "hunter2".hash(&mut h);
+    0xffu8.hash(&mut h);
+    let unkeyed = h.finish();
+    let scan = std::fs::read(v.join(SCAN)).expect("cache");
+    for needle in [
+        unkeyed.to_le_bytes().to_vec(),
+        unkeyed.to_be_bytes().to_vec(),
+        postcard::to_allocvec(&Some(unkeyed)).expect("varint"),
+    ] {
+        assert!(
+            !scan.windows(needle.len()).any(|w| w == needle.as_slice()),
+            "the unkeyed fingerprint is in {SCAN}"
+        );
+    }
+    assert!(!scan.windows(7).any(|w| w == b"hunter2"));
+}

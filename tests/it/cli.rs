@@ -1247,17 +1247,34 @@ fn closed_stdout_does_not_panic() {
 }
 
 #[test]
-fn a_huge_lock_timeout_is_not_a_panic() {
+fn a_huge_lock_timeout_is_a_data_error_naming_where_it_came_from() {
     let v = Vault::new().file("journal/2026-05-06.md", "## Next\n- [ ] x\n");
-    v.cmd()
+    let out = v
+        .cmd()
         .args(["regen", "--lock-timeout", "1e30", "-q"])
-        .assert()
-        .success();
-    v.cmd()
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "configuration (flag --lock-timeout): key `lock.timeout_secs`: must be a number of seconds from 0 to 300"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let out = v
+        .cmd()
         .args(["regen", "-q"])
         .env("ACTIVE_STATUS_LOCK_TIMEOUT_SECS", "1e300")
-        .assert()
-        .success();
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("env ACTIVE_STATUS_LOCK_TIMEOUT_SECS"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!v.exists(DASH), "nothing written");
 }
 
 #[test]

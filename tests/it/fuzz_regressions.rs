@@ -106,6 +106,26 @@ fn oplog_inputs() {
 }
 
 #[test]
+fn decisions_inputs() {
+    replay("decisions", checks::check_decisions);
+}
+
+#[test]
+fn mcp_request_inputs() {
+    replay("mcp_request", checks::check_mcp_request);
+}
+
+/// The template check with this package's binary as the renderer.
+fn check_template(data: &[u8]) {
+    checks::check_template(data, Path::new(env!("CARGO_BIN_EXE_active-status")));
+}
+
+#[test]
+fn template_inputs() {
+    replay("template", check_template);
+}
+
+#[test]
 fn route_insert_inputs() {
     replay("route_insert", checks::check_route_idempotent);
 }

@@ -5,7 +5,7 @@
 //! holder record into it, as a real run does. No timing is asserted: where a
 //! test says "at once", a run that waited would trip the `Test` hang guard.
 
-use crate::common::Vault;
+use crate::common::{Vault, stderr};
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-const LOCK: &str = ".agents/locks/active-status.lock";
+pub(crate) const LOCK: &str = ".agents/locks/active-status.lock";
 const DASH: &str = "ACTIVE-STATUS.md";
 
 const HOLDER: &str = r#"
@@ -45,16 +45,17 @@ fn python() -> Option<&'static PathBuf> {
     .as_ref()
 }
 
-/// A process holding the vault's lock until released, killed or dropped.
-struct Holder {
+/// A process holding the vault's lock until released, killed or dropped
+/// (also used by the MCP tests).
+pub(crate) struct Holder {
     child: Child,
-    pid: u32,
+    pub(crate) pid: u32,
 }
 
 impl Holder {
     /// Starts the holder and waits until it owns the lock. `None` (with a
     /// note) when python3 is unavailable.
-    fn start(lock: &Path) -> Option<Holder> {
+    pub(crate) fn start(lock: &Path) -> Option<Holder> {
         let Some(py) = python() else {
             eprintln!("note: python3 not found; lock test skipped");
             return None;
@@ -82,7 +83,7 @@ impl Holder {
     }
 
     /// Lets the holder exit normally (closing its stdin) and waits for it.
-    fn release(mut self) {
+    pub(crate) fn release(mut self) {
         drop(self.child.stdin.take());
         self.child.wait().expect("holder exits");
     }
@@ -192,6 +193,51 @@ fn release_soon(holder: Holder) -> std::thread::JoinHandle<()> {
         std::thread::sleep(Duration::from_millis(800));
         holder.release();
     })
+}
+
+#[test]
+fn a_lock_wait_over_the_maximum_is_refused_naming_the_file_and_key() {
+    for value in ["1e308", "301", "nan", "inf", "-1"] {
+        let v = vault().user_config(&format!("[lock]\ntimeout_secs = {value}\n"));
+        let out = v.cmd().arg("regen").output().unwrap();
+        assert_eq!(out.status.code(), Some(65), "{value}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("active-status/config.toml")
+                && err
+                    .contains("key `lock.timeout_secs`: must be a number of seconds from 0 to 300"),
+            "{value}: {err}"
+        );
+        assert!(!v.exists(DASH), "{value}: nothing written");
+    }
+    // The vault's own file may only lower the wait: a raise is undone with
+    // a warning (the default 30 s stays), a non-number or a negative one is
+    // refused naming the vault file.
+    let v = vault().file(
+        ".agents/active-status.toml",
+        "[lock]\ntimeout_secs = 1e308\n",
+    );
+    let out = v.cmd().arg("regen").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let shown = v.cmd().arg("config").output().unwrap();
+    assert!(
+        crate::common::stdout(&shown).contains("lock.timeout_secs = 30"),
+        "{}",
+        crate::common::stdout(&shown)
+    );
+    for value in ["nan", "-1"] {
+        let v = vault().file(
+            ".agents/active-status.toml",
+            format!("[lock]\ntimeout_secs = {value}\n"),
+        );
+        let out = v.cmd().arg("regen").output().unwrap();
+        assert_eq!(out.status.code(), Some(65), "{value}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(".agents/active-status.toml") && err.contains("key `lock.timeout_secs`"),
+            "{value}: {err}"
+        );
+    }
 }
 
 #[test]

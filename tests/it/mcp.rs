@@ -14,6 +14,8 @@ struct Client {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     next_id: u64,
+    /// Responses read while waiting for another one, by id.
+    early: Vec<Value>,
 }
 
 impl Client {
@@ -47,6 +49,7 @@ impl Client {
             stdin,
             lines: rx,
             next_id: 1,
+            early: Vec::new(),
         }
     }
 
@@ -58,19 +61,42 @@ impl Client {
 
     /// Sends a request and returns its response (notifications skipped).
     fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.begin(method, params);
+        self.answer(id)
+    }
+
+    /// Sends a request without waiting for its response; returns its id.
+    fn begin(&mut self, method: &str, params: Value) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// The response to request `id`; responses to others read meanwhile
+    /// are kept for later.
+    fn answer(&mut self, id: u64) -> Value {
+        if let Some(at) = self.early.iter().position(|v| v["id"] == json!(id)) {
+            return self.early.remove(at);
+        }
         loop {
             let line = self
                 .lines
                 .recv_timeout(Duration::from_secs(60))
-                .unwrap_or_else(|_| panic!("no answer to {method} within 60 s"));
+                .unwrap_or_else(|_| panic!("no answer to request {id} within 60 s"));
             let v: Value = serde_json::from_str(&line).expect("JSON-RPC line");
             if v["id"] == json!(id) {
                 return v;
             }
+            if v.get("id").is_some() {
+                self.early.push(v);
+            }
         }
+    }
+
+    /// Whether the response to request `id` has been read already.
+    fn answered(&self, id: u64) -> bool {
+        self.early.iter().any(|v| v["id"] == json!(id))
     }
 
     fn call(&mut self, tool: &str, args: Value) -> Value {
@@ -636,5 +662,94 @@ fn mcp_dry_run_diffs_never_show_private_text() {
     let diff = dry["diff"].as_str().unwrap();
     assert!(diff.contains("+- [x] pay the [private] bill"), "{dry}");
     assert!(!dry.to_string().contains("4111"), "{dry}");
+    c.close();
+}
+
+#[test]
+fn a_write_waiting_for_the_lock_never_holds_up_reads() {
+    let v = vault().file(".agents/active-status.toml", "[lock]\ntimeout_secs = 8\n");
+    let Some(holder) = crate::lock::Holder::start(&v.join(crate::lock::LOCK)) else {
+        return;
+    };
+    let mut c = initialized(&v, &[]);
+    let write = c.begin(
+        "tools/call",
+        json!({"name": "route", "arguments": {"entries": [
+            {"text": "check the backups", "to": "journal", "project": "wrap-cli"}]}}),
+    );
+    // Reads of every kind are answered while the write waits.
+    let list = c.call("list", json!({}));
+    assert_eq!(list["isError"], false, "{list}");
+    let review = c.call("review", json!({}));
+    assert_eq!(review["isError"], false, "{review}");
+    let dashboard = c.request(
+        "resources/read",
+        json!({"uri": "active-status://dashboard"}),
+    );
+    assert!(dashboard.get("error").is_none(), "{dashboard}");
+    assert!(
+        !c.answered(write),
+        "the reads were answered only after the write gave up"
+    );
+    // The write then gives up with the lock's own message.
+    let r = c.answer(write);
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let t = text(&r["result"]);
+    assert!(
+        t.contains(&format!("is held by pid {}", holder.pid)) && t.contains("waited 8.0s"),
+        "{t}"
+    );
+    assert!(
+        !v.read("journal/2026-05-06.md")
+            .contains("check the backups")
+    );
+    holder.release();
+    c.close();
+}
+
+#[test]
+fn a_request_too_large_is_answered_and_the_server_keeps_serving() {
+    let v = vault();
+    let mut c = initialized(&v, &[]);
+    let id = c.next_id;
+    c.next_id += 1;
+    let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "route", "arguments": {"entries": [
+            {"text": "x".repeat(24 << 20), "to": "journal"}]}}});
+    let size = request.to_string().len();
+    c.send(&request);
+    let r = c.answer(id);
+    assert_eq!(r["error"]["code"], -32600, "{}", r["error"]);
+    assert_eq!(
+        r["error"]["message"],
+        format!(
+            "request too large: {size} bytes; the limit is 4194304 bytes (4 MiB), nothing of it was read"
+        )
+    );
+    assert_eq!(r["error"]["data"], json!({"size": size, "limit": 4194304}));
+    // The next request is served as usual.
+    let list = ok_json(&c.call("list", json!({})));
+    assert_eq!(list["items"].as_array().unwrap().len(), 4, "{list}");
+    c.close();
+}
+
+#[test]
+fn mcp_out_of_range_numbers_are_tool_errors_not_panics() {
+    let v = vault();
+    let mut c = initialized(&v, &[]);
+    for (tool, args) in [
+        ("list", json!({"limit": 1u64 << 40})),
+        ("list", json!({"limit": -1})),
+        ("list", json!({"limit": 1e300})),
+        ("stats", json!({"zombie_days": 4_000_000_000u64})),
+        ("stats", json!({"zombie_days": 1e12})),
+        ("search", json!({"query": "lock", "limit": -5})),
+    ] {
+        let r = c.call(tool, args.clone());
+        assert_eq!(r["isError"], true, "{tool} {args}: {r}");
+    }
+    // Still serving.
+    let list = ok_json(&c.call("list", json!({"limit": 1})));
+    assert_eq!(list["items"].as_array().unwrap().len(), 1, "{list}");
     c.close();
 }
