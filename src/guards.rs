@@ -49,10 +49,10 @@ pub fn private_mark(raw: &str) -> Option<u64> {
 }
 
 /// The private mark of span contents given in order (None without any):
-/// 64 bits of a BLAKE3 hash keyed with the cache key (`cache::mark_key`),
+/// 64 bits of a BLAKE3 hash keyed with the cache key (`user_key::mark_key`),
 /// since the cache stores it: without the key it confirms no guess.
 pub fn mark_of<'a>(spans: impl IntoIterator<Item = &'a str>) -> Option<u64> {
-    let mut h = blake3::Hasher::new_keyed(&crate::cache::mark_key());
+    let mut h = blake3::Hasher::new_keyed(&crate::user_key::mark_key());
     let mut any = false;
     for s in spans {
         let s = normalize(s);

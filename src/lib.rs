@@ -55,6 +55,7 @@ mod sweep;
 mod task_meta;
 mod trail;
 pub mod transcript;
+mod user_key;
 mod vault_fs;
 mod view;
 mod work;

@@ -11,6 +11,8 @@
 //! that hold the vault lock.
 
 mod container;
+// The per-user key signs every cache file.
+use crate::user_key as secret;
 #[cfg(test)]
 mod defer_tests;
 mod files;
@@ -18,7 +20,6 @@ mod pairs;
 #[cfg(test)]
 mod prop_tests;
 pub(crate) mod result;
-mod secret;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -29,7 +30,6 @@ mod trust_tests;
 pub(crate) use files::{FileCache, Keep, PerFile};
 pub(crate) use pairs::Pairs;
 pub(crate) use result::{Lookup, Marks};
-pub(crate) use secret::mark_key;
 
 use crate::config::Config;
 use serde::{Deserialize, Serialize};

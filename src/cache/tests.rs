@@ -4,16 +4,14 @@
 use super::container::{self, Header};
 use super::*;
 use crate::vault_fs::VaultDir;
-use std::cell::{Cell, RefCell};
-use std::path::{Path, PathBuf};
+use std::cell::Cell;
+use std::path::Path;
 
 thread_local! {
     /// Added to the clock the cache reads on this thread: a test that
     /// shifts it into the future makes files written just now old enough
     /// to be trusted by their stamp.
     pub(super) static CLOCK_SHIFT_NS: Cell<i128> = const { Cell::new(0) };
-    /// Where this thread keeps the cache key (never the user's own).
-    pub(super) static KEY_DIR: RefCell<Option<PathBuf>> = const { RefCell::new(None) };
     static KEY_HOME: tempfile::TempDir = tempfile::tempdir().unwrap();
 }
 
@@ -21,16 +19,18 @@ thread_local! {
 /// that works for this one (the pipeline runs some cache work beside).
 pub(crate) fn carried() -> impl FnOnce() + Send {
     let shift = CLOCK_SHIFT_NS.with(|s| s.get());
-    let dir = KEY_DIR.with(|d| d.borrow().clone());
+    let dir = crate::user_key::KEY_DIR.with(|d| d.borrow().clone());
     move || {
         CLOCK_SHIFT_NS.with(|s| s.set(shift));
-        KEY_DIR.with(|d| *d.borrow_mut() = dir);
+        crate::user_key::KEY_DIR.with(|d| *d.borrow_mut() = dir);
     }
 }
 
 /// Points this thread's cache key at a folder of its own.
 fn own_key() {
-    KEY_HOME.with(|h| KEY_DIR.with(|d| *d.borrow_mut() = Some(h.path().to_path_buf())));
+    KEY_HOME.with(|h| {
+        crate::user_key::KEY_DIR.with(|d| *d.borrow_mut() = Some(h.path().to_path_buf()))
+    });
 }
 
 /// This thread's cache key.

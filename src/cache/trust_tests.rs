@@ -8,9 +8,9 @@ use std::path::Path;
 
 /// Runs `f` with this thread's cache key in `dir`.
 fn with_key_dir<T>(dir: &Path, f: impl FnOnce() -> T) -> T {
-    let old = super::tests::KEY_DIR.with(|d| d.replace(Some(dir.to_path_buf())));
+    let old = crate::user_key::KEY_DIR.with(|d| d.replace(Some(dir.to_path_buf())));
     let out = f();
-    super::tests::KEY_DIR.with(|d| *d.borrow_mut() = old);
+    crate::user_key::KEY_DIR.with(|d| *d.borrow_mut() = old);
     out
 }
 

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     // `lib` is the crate root: it only declares the modules.
     ("Base", &["error", "escape", "clock", "config", "privacy", "vault_fs", "platform", "work",
+               "user_key",
                "lib"]),
     ("Cache", &["cache", "memory", "exit_fast"]),
     ("Scan", &["discover", "parse", "sources", "scan", "task_meta", "item", "item_id", "decisions"]),

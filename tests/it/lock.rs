@@ -143,7 +143,7 @@ fn no_wait_fails_at_once_with_75() {
     // Bounded work, not a speed check: with a one-hour timeout from the
     // environment, a run that waited would trip the hang guard.
     v.test()
-        .env("ACTIVE_STATUS_LOCK_TIMEOUT_SECS", "3600")
+        .env("ACTIVE_STATUS_LOCK_TIMEOUT_SECS", "300")
         .args(["regen", "--no-wait"])
         .status(75)
         .stderr_has(format!("pid {}", holder.pid))
@@ -280,7 +280,7 @@ fn read_only_commands_take_no_lock() {
         &["list"][..],
     ] {
         v.test()
-            .env("ACTIVE_STATUS_LOCK_TIMEOUT_SECS", "3600")
+            .env("ACTIVE_STATUS_LOCK_TIMEOUT_SECS", "300")
             .args(args)
             .stderr_lacks("waiting")
             .stderr_lacks("Waiting")

@@ -7,6 +7,13 @@ use std::io::{Read, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
+#[cfg(test)]
+thread_local! {
+    /// Where this thread keeps the key in unit tests (never the user's own).
+    pub(crate) static KEY_DIR: std::cell::RefCell<Option<PathBuf>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 /// Length of the key, in bytes.
 pub(crate) const LEN: usize = 32;
 
@@ -46,7 +53,7 @@ pub(crate) fn marks_match(secret: &[u8; LEN]) -> bool {
 /// Where the key lives.
 fn key_path() -> Option<PathBuf> {
     #[cfg(test)]
-    if let Some(dir) = super::tests::KEY_DIR.with(|d| d.borrow().clone()) {
+    if let Some(dir) = KEY_DIR.with(|d| d.borrow().clone()) {
         return Some(dir.join("key"));
     }
     let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
