@@ -43,26 +43,7 @@ pub(super) fn act(ctx: &Ctx, args: &ActArgs, action: Action) -> Result<i32> {
         Format::Text if !ctx.quiet => print!("{}", crate::act::text(&acted)),
         Format::Text => {}
     }
-    match regen {
-        Some(Err(e)) => {
-            eprintln!(
-                "active-status: {}: the changes above were written; regenerating the dashboard failed:",
-                acted.action
-            );
-            return Err(e);
-        }
-        Some(Ok(report)) if !ctx.quiet => {
-            let status = if report.written {
-                "written"
-            } else {
-                "unchanged"
-            };
-            eprintln!(
-                "{}: {status} ({} open, {} shown)",
-                report.output, report.audit.open, report.audit.shown
-            );
-        }
-        _ => {}
-    }
+    let written = format!("{}: the changes above were written", acted.action);
+    super::finish_regen(ctx, regen, &written)?;
     Ok(exit::OK)
 }

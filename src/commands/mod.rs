@@ -139,6 +139,35 @@ pub fn run(cli: Cli) -> Result<i32> {
     }
 }
 
+/// Reports a `--regen` run after a write: the dashboard's line on stderr
+/// (unless quiet), or its error after saying that `written` (the write
+/// that came first) stands.
+pub(crate) fn finish_regen(
+    ctx: &Ctx,
+    regen: Option<Result<crate::report::Report>>,
+    written: &str,
+) -> Result<()> {
+    match regen {
+        Some(Err(e)) => {
+            eprintln!("active-status: {written}; regenerating the dashboard failed:");
+            Err(e)
+        }
+        Some(Ok(report)) if !ctx.quiet => {
+            let status = if report.written {
+                "written"
+            } else {
+                "unchanged"
+            };
+            eprintln!(
+                "{}: {status} ({} open, {} shown)",
+                report.output, report.audit.open, report.audit.shown
+            );
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Prints a value as pretty JSON on stdout.
 pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let s = serde_json::to_string_pretty(value).map_err(|source| Error::Serialize { source })?;

@@ -199,25 +199,6 @@ pub(super) fn undo(ctx: &Ctx, args: &UndoArgs) -> Result<i32> {
         Ok((e, plan, regen))
     })?;
     print(&e, &plan, true)?;
-    match regen {
-        Some(Err(e)) => {
-            eprintln!(
-                "active-status: undo: the files above were reverted; regenerating the dashboard failed:"
-            );
-            return Err(e);
-        }
-        Some(Ok(report)) if !ctx.quiet => {
-            let status = if report.written {
-                "written"
-            } else {
-                "unchanged"
-            };
-            eprintln!(
-                "{}: {status} ({} open, {} shown)",
-                report.output, report.audit.open, report.audit.shown
-            );
-        }
-        _ => {}
-    }
+    super::finish_regen(ctx, regen, "undo: the files above were reverted")?;
     Ok(exit::OK)
 }

@@ -100,29 +100,7 @@ pub(super) fn route(ctx: &Ctx, args: &RouteArgs) -> Result<i32> {
         }
         Format::Text => {}
     }
-    let report = match regen {
-        Some(Err(e)) => {
-            eprintln!(
-                "active-status: route: the {} entries above were written; regenerating the dashboard failed:",
-                results.len()
-            );
-            return Err(e);
-        }
-        Some(Ok(report)) => Some(report),
-        None => None,
-    };
-    if let Some(report) = report
-        && !ctx.quiet
-    {
-        let status = if report.written {
-            "written"
-        } else {
-            "unchanged"
-        };
-        eprintln!(
-            "{}: {status} ({} open, {} shown)",
-            report.output, report.audit.open, report.audit.shown
-        );
-    }
+    let written = format!("route: the {} entries above were written", results.len());
+    super::finish_regen(ctx, regen, &written)?;
     Ok(exit::OK)
 }
