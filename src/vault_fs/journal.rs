@@ -12,7 +12,6 @@ use crate::error::Result;
 use cap_std::fs::{OpenOptions, OpenOptionsExt};
 use std::cell::RefCell;
 use std::io::Write;
-use std::os::unix::fs::MetadataExt;
 
 /// One file write: the whole file before (`None`: it did not exist) and
 /// after (`None`: it was removed).
@@ -100,23 +99,7 @@ impl VaultDir {
         opts.append(true).create(true).mode(0o644).custom_flags(
             crate::platform::O_NOFOLLOW | crate::platform::O_CLOEXEC | crate::platform::O_NONBLOCK,
         );
-        let mut file = dir
-            .open_with(&name, &opts)
-            .map_err(|e| self.io_err(rel, e, true))?
-            .into_std();
-        let meta = file.metadata().map_err(|e| self.io_err(rel, e, true))?;
-        if !meta.is_file() {
-            return Err(self.escape(rel, "it is not a regular file"));
-        }
-        if meta.nlink() != 1 {
-            return Err(self.escape(
-                rel,
-                format!(
-                    "it has {} hard links; writing it would change another file",
-                    meta.nlink()
-                ),
-            ));
-        }
+        let (mut file, meta) = self.open_single(rel, &dir, &name, &opts)?;
         let mut all = Vec::with_capacity(header.len() + bytes.len());
         if meta.len() == 0 {
             all.extend_from_slice(header);

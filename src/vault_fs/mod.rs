@@ -370,8 +370,22 @@ impl VaultDir {
                     | crate::platform::O_CLOEXEC
                     | crate::platform::O_NONBLOCK,
             );
+        self.open_single(rel, &dir, &name, &opts)
+            .map(|(file, _)| file)
+    }
+
+    /// Opens `name` in `dir` (the folder of `rel`) with `opts` for writing:
+    /// it must be a regular file with exactly one link, so a write never
+    /// changes another file through a hard link.
+    pub(crate) fn open_single(
+        &self,
+        rel: &str,
+        dir: &cap_std::fs::Dir,
+        name: &std::ffi::OsStr,
+        opts: &OpenOptions,
+    ) -> Result<(std::fs::File, std::fs::Metadata)> {
         let file = dir
-            .open_with(&name, &opts)
+            .open_with(name, opts)
             .map_err(|e| self.io_err(rel, e, true))?
             .into_std();
         let meta = file.metadata().map_err(|e| self.io_err(rel, e, true))?;
@@ -387,7 +401,7 @@ impl VaultDir {
                 ),
             ));
         }
-        Ok(file)
+        Ok((file, meta))
     }
 
     /// Renames `from` to `to` (both in the same folder) unless `to` exists.
