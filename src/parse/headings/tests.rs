@@ -22,7 +22,7 @@ fn heading_normalization() {
 #[test]
 fn session_headings() {
     assert!(is_session_heading("Session: fix lock"));
-    assert!(is_session_heading("session 3"));
+    assert!(is_session_heading("session afternoon"));
     assert!(is_session_heading("세션: 정리"));
     assert!(!is_session_heading("Sessions overview"));
     assert!(!is_session_heading("My session"));

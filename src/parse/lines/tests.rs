@@ -71,7 +71,7 @@ const TEXTS: &[&str] = &[
 const HEADINGS: &[&str] = &[
     "# Title",
     "## Session: fix lock (wrap-cli)",
-    "## Session 2 kb-site",
+    "## Session two kb-site",
     "## Next",
     "### Next steps",
     "### Done",
