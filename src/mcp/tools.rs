@@ -122,10 +122,7 @@ impl Server {
     /// waiting for the vault lock (or a long read) never holds up the
     /// other requests, which keep being read and answered meanwhile. A
     /// tool that panics is answered with an internal error.
-    async fn off_loop(
-        &self,
-        tool: impl FnOnce(&Server) -> std::result::Result<CallToolResult, ErrorData> + Send + 'static,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn off_loop(&self, tool: impl FnOnce(&Server) -> Reply + Send + 'static) -> Reply {
         let server = self.clone();
         tokio::task::spawn_blocking(move || tool(&server))
             .await
@@ -215,10 +212,7 @@ impl Server {
         input_schema = schema::<StatusParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn status(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn status(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: StatusParams = args!("status", a);
             let r = crate::pipeline::analyze(&s.root, &s.cfg).map(|a| {
@@ -244,10 +238,7 @@ impl Server {
         input_schema = schema::<ListParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn list(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn list(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: ListParams = args!("list", a);
             reply((|| {
@@ -298,10 +289,7 @@ impl Server {
             open_world_hint = false
         )
     )]
-    async fn route(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn route(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: RouteParams = args!("route", a);
             reply((|| {
@@ -337,10 +325,7 @@ impl Server {
             open_world_hint = false
         )
     )]
-    async fn done(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn done(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: ActParams = args!("done", a);
             reply(s.act(&p.item, Action::Done, p.date.as_deref(), p.dry_run))
@@ -358,10 +343,7 @@ impl Server {
             open_world_hint = false
         )
     )]
-    async fn cancel(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn cancel(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: ActParams = args!("cancel", a);
             reply(s.act(&p.item, Action::Cancel, p.date.as_deref(), p.dry_run))
@@ -379,10 +361,7 @@ impl Server {
             open_world_hint = false
         )
     )]
-    async fn defer(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn defer(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: DeferParams = args!("defer", a);
             reply(
@@ -398,10 +377,7 @@ impl Server {
         input_schema = schema::<ReviewParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn review(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn review(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: ReviewParams = args!("review", a);
             reply(crate::pipeline::analyze(&s.root, &s.cfg).map(|a| {
@@ -422,10 +398,7 @@ impl Server {
         input_schema = schema::<ReviewParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn wrap(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn wrap(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: ReviewParams = args!("wrap", a);
             reply(crate::pipeline::analyze(&s.root, &s.cfg).map(|a| {
@@ -447,10 +420,7 @@ impl Server {
             open_world_hint = false
         )
     )]
-    async fn decide(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn decide(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: DecideParams = args!("decide", a);
             reply((|| {
@@ -490,10 +460,7 @@ impl Server {
         input_schema = schema::<StatsParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn stats(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn stats(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: StatsParams = args!("stats", a);
             let days = p.zombie_days.unwrap_or(s.cfg.stats_zombie_days);
@@ -507,10 +474,7 @@ impl Server {
         input_schema = schema::<ExtractParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn extract(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn extract(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: ExtractParams = args!("extract", a);
             let path = std::path::Path::new(&p.transcript);
@@ -530,10 +494,7 @@ impl Server {
         input_schema = schema::<ExplainParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn explain(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn explain(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: ExplainParams = args!("explain", a);
             reply(
@@ -549,10 +510,7 @@ impl Server {
         input_schema = schema::<HistoryParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn history(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn history(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: HistoryParams = args!("history", a);
             reply(crate::history::history(&s.root, &s.cfg, &p.item))
@@ -565,10 +523,7 @@ impl Server {
         input_schema = schema::<SearchParams>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    async fn search(
-        &self,
-        Parameters(a): Parameters<JsonObject>,
-    ) -> std::result::Result<CallToolResult, ErrorData> {
+    async fn search(&self, Parameters(a): Parameters<JsonObject>) -> Reply {
         self.off_loop(move |s| {
             let p: SearchParams = args!("search", a);
             reply(s.search_json(p))
