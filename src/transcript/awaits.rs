@@ -13,7 +13,7 @@
 
 use super::keywords::Fence;
 use super::markers::tidy;
-use super::structure::{is_table_row, sentences};
+use super::sentences::{is_table_row, sentences};
 
 /// Openings of a request to the user; the step follows.
 const REQUESTS: &[&str] = &["please ", "kindly "];

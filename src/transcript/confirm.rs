@@ -209,7 +209,7 @@ pub(crate) fn reports(text: &str, max_line: usize) -> Vec<(Vec<String>, Report)>
         return Vec::new();
     }
     text.lines()
-        .flat_map(super::structure::sentences)
+        .flat_map(super::sentences::sentences)
         .filter(|s| s.chars().count() <= max_line)
         .flat_map(clauses)
         .filter_map(first_person_report)

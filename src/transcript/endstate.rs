@@ -19,7 +19,7 @@
 //! cap are skipped.
 
 use super::keywords::{Fence, list_item_body};
-use super::structure::{is_table_row, item_text, sentences};
+use super::sentences::{is_table_row, item_text, sentences};
 
 /// Words of a label that names open work.
 #[rustfmt::skip]

@@ -76,6 +76,7 @@ mod ranked;
 pub mod read;
 mod review;
 mod runon;
+mod sentences;
 mod session;
 mod steps;
 mod structure;

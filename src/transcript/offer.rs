@@ -12,7 +12,7 @@
 
 use super::keywords::{Fence, list_item_body};
 use super::markers::tidy;
-use super::structure::{is_table_row, sentences};
+use super::sentences::{is_table_row, sentences};
 
 /// Question openings that offer work; the work follows.
 #[rustfmt::skip]

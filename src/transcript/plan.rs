@@ -9,7 +9,7 @@
 //! candidate; a later turn that reports it done settles it like any other.
 
 use super::keywords::{Fence, list_item_body, strip_checkbox};
-use super::structure;
+use super::sentences;
 
 const OPEN: &str = "<proposed_plan>";
 const CLOSE: &str = "</proposed_plan>";
@@ -56,7 +56,7 @@ pub(crate) fn outside_steps(text: &str, max_line: usize) -> Vec<(String, usize)>
             && body.split_whitespace().count() >= 2
             && !body.contains('`')
         {
-            out.push((structure::item_text(body), offset));
+            out.push((sentences::item_text(body), offset));
         }
     }
     out

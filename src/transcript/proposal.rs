@@ -18,7 +18,7 @@
 
 use super::keywords::{Fence, list_item_body};
 use super::runon::MAX_ITEMS;
-use super::structure::{is_table_row, item_text};
+use super::sentences::{is_table_row, item_text};
 
 /// Word stems that make a lead-in a proposal, matched at the start of a word
 /// (Latin, Cyrillic and Greek scripts) or anywhere (CJK). Lowercase.

@@ -14,8 +14,8 @@
 use super::keywords::{Fence, list_item_body};
 use super::markers::tidy;
 use super::runon::{self, MAX_ITEMS};
+use super::sentences::sentences;
 use super::steps::step_verb;
-use super::structure::sentences;
 
 /// Phrases of a lead-in that ranks the work still worth doing.
 const LEADS: &[&str] = &[

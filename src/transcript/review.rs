@@ -14,7 +14,7 @@
 //! rows are never read.
 
 use super::keywords::{Fence, list_item_body};
-use super::structure::{is_table_row, sentences};
+use super::sentences::{is_table_row, sentences};
 
 /// A review the agent answers as one JSON object (Codex's review mode:
 /// `{"findings": [{"title": "[P1] …", "body": "…"}, …], …}`), written out

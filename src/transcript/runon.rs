@@ -16,8 +16,8 @@
 //! word are dropped; at most [`MAX_ITEMS`] items.
 
 use super::markers::tidy;
+use super::sentences::sentences;
 use super::steps::step_verb;
-use super::structure::sentences;
 
 /// At most this many items from one lead-in.
 pub(crate) const MAX_ITEMS: usize = 8;

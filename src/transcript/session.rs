@@ -386,7 +386,7 @@ impl<'m> Run<'m> {
                 let sentences = turn
                     .text
                     .lines()
-                    .map(|l| super::structure::sentences(l).len())
+                    .map(|l| super::sentences::sentences(l).len())
                     .sum::<usize>();
                 self.answer_sentences = self.answer_sentences.max(sentences);
             }
@@ -580,7 +580,7 @@ impl<'m> Run<'m> {
         // A recap is prose: a label may open any of its sentences.
         let split: String = text
             .lines()
-            .flat_map(super::structure::sentences)
+            .flat_map(super::sentences::sentences)
             .map(|s| format!("{s}\n"))
             .collect();
         let text = split.as_str();

@@ -3,7 +3,7 @@
 //! sub-headings or as "Then …" sentences (see [`super::handoff`]).
 
 use super::keywords::{Fence, list_item_body, strip_checkbox};
-use super::structure;
+use super::sentences;
 
 /// Verbs that open a step for the user (lowercase). Words that are as often
 /// nouns in status lists (`test`, `build`, `check`, `review`) are left out.
@@ -139,7 +139,7 @@ pub(crate) fn closing_steps(text: &str) -> Vec<(String, usize)> {
         return Vec::new();
     }
     top.into_iter()
-        .map(|(b, i)| (structure::item_text(&b), i))
+        .map(|(b, i)| (sentences::item_text(&b), i))
         .collect()
 }
 
@@ -216,7 +216,7 @@ pub(crate) fn code_steps(text: &str, max_line: usize) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     let mut intro = false;
     for (k, &(offset, line, code)) in lines.iter().enumerate() {
-        if code || structure::is_table_row(line) || line.chars().count() > max_line {
+        if code || sentences::is_table_row(line) || line.chars().count() > max_line {
             continue;
         }
         if !intro {
@@ -227,10 +227,10 @@ pub(crate) fn code_steps(text: &str, max_line: usize) -> Vec<(String, usize)> {
         let t = line.trim();
         let shaped = t.starts_with('#') || t.starts_with("**") || t.ends_with([':', '：']);
         if opens_code && shaped && step_verb(label(line)) {
-            out.push((structure::item_text(label(line)), offset));
+            out.push((sentences::item_text(label(line)), offset));
             continue;
         }
-        for s in structure::sentences(line) {
+        for s in sentences::sentences(line) {
             let lower = s.to_lowercase();
             if let Some(c) = CONNECTORS.iter().find(|c| lower.starts_with(*c)) {
                 let step = s[c.len()..].trim();

@@ -13,9 +13,10 @@
 //! item by its first sentence), and each sentence longer than the cap is
 //! skipped and counted.
 
-use super::keywords::{Fence, Matcher, list_item_body, strip_checkbox};
+use super::keywords::{Fence, Matcher, list_item_body};
 use super::markers::{self, Found};
 use super::runon;
+use super::sentences::{is_table_row, item_text, sentences};
 
 /// A candidate found in a message: text, the phrase that triggered it.
 #[derive(Debug, PartialEq, Eq)]
@@ -49,11 +50,6 @@ fn is_heading(line: &str) -> bool {
     t.starts_with('#') && t.trim_start_matches('#').starts_with([' ', '\t'])
 }
 
-/// Cleans a list item body into candidate text.
-pub(crate) fn item_text(body: &str) -> String {
-    markers::tidy_item(strip_checkbox(body))
-}
-
 /// Scans the lines of one message. `long` counts skipped over-long sentences.
 pub(crate) fn scan(matcher: &Matcher, text: &str, max_line: usize, long: &mut usize) -> Vec<Hit> {
     scan_with(matcher, text, max_line, long, true)
@@ -63,41 +59,6 @@ pub(crate) fn scan(matcher: &Matcher, text: &str, max_line: usize, long: &mut us
 pub(crate) fn scan_lists(matcher: &Matcher, text: &str, max_line: usize) -> Vec<Hit> {
     let mut long = 0;
     scan_with(matcher, text, max_line, &mut long, false)
-}
-
-/// The sentences of `line`, split after `.`, `!`, `?` (and their CJK forms)
-/// followed by a space or the end, outside `code spans`.
-pub(crate) fn sentences(line: &str) -> Vec<&str> {
-    // Without a sentence end the line is one sentence.
-    if memchr::memchr3(b'.', b'!', b'?', line.as_bytes()).is_none()
-        && (line.is_ascii() || !line.contains(['。', '！', '？']))
-    {
-        let t = line.trim();
-        return if t.is_empty() { Vec::new() } else { vec![t] };
-    }
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut code = false;
-    let mut chars = line.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if c == '`' {
-            code = !code;
-        }
-        let next_blank = chars.peek().is_none_or(|&(_, n)| n.is_whitespace());
-        if !code && matches!(c, '.' | '!' | '?' | '。' | '！' | '？') && next_blank {
-            out.push(&line[start..i + c.len_utf8()]);
-            start = i + c.len_utf8();
-        }
-    }
-    out.push(&line[start..]);
-    out.into_iter()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
-pub(crate) fn is_table_row(line: &str) -> bool {
-    line.trim_start().starts_with('|')
 }
 
 fn scan_with(

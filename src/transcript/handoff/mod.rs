@@ -33,8 +33,9 @@
 
 use super::keywords::{Fence, Matcher, list_item_body, strip_checkbox};
 use super::markers::tidy;
+use super::sentences::{is_table_row, sentences};
 use super::steps::{closing_steps, code_steps, step_verb};
-use super::structure::{self, is_table_row, sentences};
+use super::structure;
 
 /// Sentence openings that hand a step to the user; the step follows.
 #[rustfmt::skip]
