@@ -22,6 +22,7 @@
 //!   clusters are numbered after every older one.
 
 use super::{Cluster, Key, SimIndex, similar};
+use super::{MAX_COMPARED, visible};
 use crate::item::Item;
 use rayon::prelude::*;
 
@@ -55,26 +56,12 @@ pub(super) fn cluster_counted(items: &[Item], threshold: f64) -> (Vec<Cluster>, 
     (gather(items, &of, &assigned), capped)
 }
 
-/// Most clusters one text is compared with in full (edit distance and
-/// guards) when clustering one by one. Only texts that nearly match
-/// thousands of others (a generated or hostile vault: the cheap bounds pass
-/// and the edit distance or a guard rejects) get there; the search then
-/// stops, the text starts a cluster of its own unless one of those matched,
-/// and the run counts it in a warning. Without the cap such a vault costs
-/// one comparison per pair of clusters.
-pub const MAX_COMPARED: usize = 2048;
-
 /// The matching keys of `items`, on all cores.
 fn keys_of<'a>(items: &[&'a Item]) -> Vec<Key<'a>> {
     items
         .par_iter()
         .map(|i| Key::with_private(&i.norm, i.private))
         .collect()
-}
-
-/// Whether a cluster with project `cluster` accepts an item of `item`.
-pub(super) fn visible(cluster: Option<&str>, item: Option<&str>) -> bool {
-    item.is_none() || cluster.is_none() || cluster == item
 }
 
 /// The first item of each distinct (matching key, private mark, project),

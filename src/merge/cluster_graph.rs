@@ -18,8 +18,8 @@
 //! with a changing word) would make the lists quadratic; past a budget of
 //! matches the search gives up and the caller clusters one by one.
 
-use super::cluster::visible;
 use super::similarity::Shape;
+use super::visible;
 use super::{FrozenIndex, Key, similar};
 use crate::item::Item;
 use rayon::prelude::*;
@@ -36,8 +36,8 @@ pub(super) fn match_budget(texts: usize) -> usize {
 const MAX_PER_TEXT: usize = 64;
 
 /// Most earlier texts one text is compared with in full before the graph is
-/// given up: the one-by-one search stops there too (`cluster::MAX_COMPARED`).
-const MAX_COMPARED: usize = super::cluster::MAX_COMPARED;
+/// given up: the one-by-one search stops there too ([`super::MAX_COMPARED`]).
+const MAX_COMPARED: usize = super::MAX_COMPARED;
 
 /// The cluster number of each item (distinct texts, in rank order), or
 /// `None` when the texts match in more than `budget` pairs, one text

@@ -18,7 +18,7 @@ mod settle;
 mod similarity;
 mod wire;
 
-pub use cluster::{MAX_COMPARED, cluster};
+pub use cluster::cluster;
 pub use cluster_memo::ClusterMemo;
 use cluster_memo::cluster_recording;
 use frozen::FrozenIndex;
@@ -31,6 +31,20 @@ pub use similarity::{Key, close, matches_by_definition, similar};
 
 use crate::item::{Item, Signal};
 use jiff::civil::Date;
+
+/// Most clusters one text is compared with in full (edit distance and
+/// guards) when clustering one by one. Only texts that nearly match
+/// thousands of others (a generated or hostile vault: the cheap bounds pass
+/// and the edit distance or a guard rejects) get there; the search then
+/// stops, the text starts a cluster of its own unless one of those matched,
+/// and the run counts it in a warning. Without the cap such a vault costs
+/// one comparison per pair of clusters.
+pub const MAX_COMPARED: usize = 2048;
+
+/// Whether a cluster with project `cluster` accepts an item of `item`.
+fn visible(cluster: Option<&str>, item: Option<&str>) -> bool {
+    item.is_none() || cluster.is_none() || cluster == item
+}
 
 /// A group of items that say the same thing.
 #[derive(Debug, Clone, PartialEq)]

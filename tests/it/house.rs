@@ -572,8 +572,11 @@ fn modules_keep_the_layers_and_form_no_cycle() {
         &mut problems,
     );
 
-    // Cycles between the files of one module folder are counted, not
-    // refused (a `mod.rs` and the files it re-exports usually form one).
+    // Inside a module folder, the parent file (`mod.rs`, or `x.rs` beside
+    // `x/`) declares its children and may re-export them, and a child may use
+    // its parent's items: those pairs are the module's own inside. Cycles
+    // through the parent are counted; a cycle between sibling files is
+    // refused like one between top-level modules.
     let mut folders = BTreeMap::<&str, usize>::new();
     for t in &tops {
         let inside: Vec<&Edge> = edges
@@ -584,16 +587,40 @@ fn modules_keep_the_layers_and_form_no_cycle() {
         for e in &inside {
             arcs.entry(rel(&e.from)).or_default().insert(rel(&e.to));
         }
-        let files = arcs.keys().cloned().collect();
+        let files: BTreeSet<String> = arcs.keys().cloned().collect();
         let n = cycles(&files, &arcs).len();
         if n > 0 {
             folders.insert(t, n);
+        }
+        let parent = format!("src/{t}.rs");
+        let siblings: BTreeSet<String> = files
+            .iter()
+            .filter(|f| !f.ends_with("/mod.rs") && !f.ends_with(&parent))
+            .cloned()
+            .collect();
+        let sibling_arcs: BTreeMap<String, BTreeSet<String>> = arcs
+            .iter()
+            .filter(|(from, _)| siblings.contains(*from))
+            .map(|(from, to)| (from.clone(), to.intersection(&siblings).cloned().collect()))
+            .collect();
+        for scc in cycles(&siblings, &sibling_arcs) {
+            problems.push(format!(
+                "cycle of {} files inside {t}: {}",
+                scc.len(),
+                scc.join(" ")
+            ));
+            for e in &inside {
+                let (a, b) = (rel(&e.from), rel(&e.to));
+                if a != b && scc.contains(&a) && scc.contains(&b) {
+                    problems.push(format!("  {a}:{} -> {b}: {}", e.line, e.names));
+                }
+            }
         }
     }
 
     println!(
         "{} files, {} top-level modules, {} imports between files; \
-         file cycles inside module folders (not refused): {folders:?}",
+         cycles through a folder's parent file (allowed): {folders:?}",
         krate
             .modules
             .values()

@@ -27,9 +27,10 @@
 
 #[cfg(test)]
 use super::cluster::cluster;
-use super::cluster::{cluster_counted, visible};
+use super::cluster::cluster_counted;
 use super::index::window;
 use super::memo::SaltedHasher;
+use super::visible;
 use super::{Cluster, Key, SimIndex, similar};
 use crate::item::Item;
 use rayon::prelude::*;
@@ -54,9 +55,9 @@ const MAX_FOUND: usize = 64;
 
 /// Most texts one new text is compared with in full before the run gives
 /// up the graph: the one-by-one clustering it falls back to stops its
-/// search there too (`cluster::MAX_COMPARED`), so a graph is kept only where
+/// search there too ([`super::MAX_COMPARED`]), so a graph is kept only where
 /// that search would not have stopped.
-const MAX_COMPARED: usize = super::cluster::MAX_COMPARED;
+const MAX_COMPARED: usize = super::MAX_COMPARED;
 
 /// The pairs a run of `texts` distinct texts may find before it gives up
 /// the graph.
