@@ -145,6 +145,38 @@ fn headings_that_name_open_work_collect_their_items() {
 }
 
 #[test]
+fn headings_that_name_unfinished_or_broken_work_collect_their_items() {
+    assert_eq!(
+        texts_of(&[
+            "## Not done yet",
+            "- The export still skips hidden layers.",
+            "## What looked broken and was not",
+            "- The warning in the log is harmless.",
+            "## Carried forward",
+            "- Ask the designer for the dark palette.",
+            "## What is not working",
+            "- Login fails on the second tablet.",
+            "## Loose ends",
+            "- Branch `tidy-menus` is not merged yet.",
+            "## Session metrics",
+            "- Files touched: 4",
+            "## 미완료",
+            "- 백업 스크립트 권한 확인",
+            "## 持ち越し",
+            "- 請求書のテンプレートを直す",
+        ]),
+        vec![
+            "The export still skips hidden layers.",
+            "Ask the designer for the dark palette.",
+            "Login fails on the second tablet.",
+            "Branch `tidy-menus` is not merged yet.",
+            "백업 스크립트 권한 확인",
+            "請求書のテンプレートを直す",
+        ]
+    );
+}
+
+#[test]
 fn icon_shortcodes_do_not_hide_a_heading_role() {
     assert_eq!(
         texts_of(&[
