@@ -27,14 +27,48 @@ const JOURNAL_NAMES: &[&str] = &[
 /// Folders of decision records: dated by name, but not journals.
 const NOT_JOURNALS: &[&str] = &["decisions", "adr", "adrs", "rfcs", "changelog"];
 
-/// Folders of session logs and of handoffs.
-const SESSION_DIRS: &[&str] = &[
-    "docs/sessions",
+/// Names of folders of session logs and of hand-offs, as words (see
+/// [`folder_words`]): `_session_logs`, `Session Notes`, `docs/sessions`,
+/// `hand-offs`.
+const SESSION_NAMES: &[&str] = &[
     "sessions",
-    "docs/session-logs",
-    "session-logs",
+    "session logs",
+    "session log",
+    "sessionlogs",
+    "session notes",
+    "session history",
+    "session summaries",
+    "session reports",
+    "dev log",
+    "dev logs",
+    "devlog",
+    "devlogs",
 ];
-const HANDOFF_DIRS: &[&str] = &["handoffs", "docs/handoffs", "handoff", "docs/handoff"];
+const HANDOFF_NAMES: &[&str] = &[
+    "handoffs",
+    "handoff",
+    "hand offs",
+    "hand off",
+    "handovers",
+    "handover",
+    "session handoffs",
+    "session handoff",
+];
+
+/// How deep below the root a session-log or hand-off folder is looked for
+/// (`docs/ai/sessions` is at depth 3).
+const SESSION_DEPTH: usize = 3;
+
+/// A folder name as lower-case words: a leading `_` or `.` dropped, `-`,
+/// `_` and spaces read as one separator.
+fn folder_words(name: &str) -> String {
+    name.trim_start_matches(['_', '.'])
+        .to_lowercase()
+        .split(['-', '_', ' '])
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// What `init` found, as configuration values with their comments.
 #[derive(Debug, Default)]
@@ -93,19 +127,58 @@ fn under(dir: &str, base: &str) -> bool {
     dir == base || dir.starts_with(&format!("{base}/"))
 }
 
+/// The Markdown notes in `dir` and its folders (not hidden ones), up to
+/// three levels down (`Session Logs/2026/05/…`).
 fn md_count(dir: &Path) -> usize {
-    std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .filter(|e| {
-                    e.file_name()
-                        .to_string_lossy()
-                        .to_ascii_lowercase()
-                        .ends_with(".md")
-                })
-                .count()
+    WalkDir::new(dir)
+        .max_depth(4)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_type().is_file()
+                && e.file_name()
+                    .to_string_lossy()
+                    .to_ascii_lowercase()
+                    .ends_with(".md")
         })
-        .unwrap_or(0)
+        .take(100_000)
+        .count()
+}
+
+/// The folders of session logs and of hand-offs under `root`, by name, with
+/// their kind and number of notes, in path order; a folder inside one
+/// already found is not another source.
+fn session_folders(root: &Path) -> Vec<(String, &'static str, usize)> {
+    let walker = WalkDir::new(root)
+        .min_depth(1)
+        .max_depth(SESSION_DEPTH)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let n = e.file_name().to_string_lossy();
+            e.file_type().is_dir() && !(n.starts_with('.') || SKIP.contains(&n.as_ref()))
+        });
+    let mut found: Vec<(String, &'static str, usize)> = Vec::new();
+    for entry in walker.filter_map(Result::ok).take(20_000) {
+        let words = folder_words(&entry.file_name().to_string_lossy());
+        let kind = if SESSION_NAMES.contains(&words.as_str()) {
+            "session-log"
+        } else if HANDOFF_NAMES.contains(&words.as_str()) {
+            "handoff"
+        } else {
+            continue;
+        };
+        let rel = crate::discover::rel_path(root, entry.path());
+        if found.iter().any(|(d, _, _)| under(&rel, d)) {
+            continue;
+        }
+        let n = md_count(entry.path());
+        if n > 0 {
+            found.push((rel, kind, n));
+        }
+    }
+    found
 }
 
 /// The layouts found under `root`.
@@ -114,21 +187,19 @@ pub(super) fn detect(root: &Path) -> Layout {
     let project = crate::discover::root_slug(root);
     let mut extra: Vec<ExtraSource> = Vec::new();
     let mut claimed: Vec<String> = Vec::new();
-    for (dirs, kind) in [(SESSION_DIRS, "session-log"), (HANDOFF_DIRS, "handoff")] {
-        for d in dirs {
-            let n = md_count(&root.join(d));
-            if n > 0 {
-                layout
-                    .found
-                    .push(format!("found    {d}/ ({n} notes): {kind} source"));
-                extra.push(ExtraSource {
-                    path: (*d).to_string(),
-                    kind: kind.to_string(),
-                    project: project.clone(),
-                });
-                claimed.push((*d).to_string());
-            }
-        }
+    let mut folders = session_folders(root);
+    // Session logs first, then hand-offs (each in path order).
+    folders.sort_by_key(|(_, kind, _)| *kind != "session-log");
+    for (d, kind, n) in folders {
+        layout
+            .found
+            .push(format!("found    {d}/ ({n} notes): {kind} source"));
+        extra.push(ExtraSource {
+            path: d.clone(),
+            kind: kind.to_string(),
+            project: project.clone(),
+        });
+        claimed.push(d);
     }
     for (names, kind) in [
         (&["TODO.md", "todo.md", "TODOS.md", "todos.md"][..], "todo"),

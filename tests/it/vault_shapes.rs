@@ -145,6 +145,38 @@ fn headings_that_name_open_work_collect_their_items() {
 }
 
 #[test]
+fn headings_that_name_unfinished_or_broken_work_collect_their_items() {
+    assert_eq!(
+        texts_of(&[
+            "## Not done yet",
+            "- The export still skips hidden layers.",
+            "## What looked broken and was not",
+            "- The warning in the log is harmless.",
+            "## Carried forward",
+            "- Ask the designer for the dark palette.",
+            "## What is not working",
+            "- Login fails on the second tablet.",
+            "## Loose ends",
+            "- Branch `tidy-menus` is not merged yet.",
+            "## Session metrics",
+            "- Files touched: 4",
+            "## 미완료",
+            "- 백업 스크립트 권한 확인",
+            "## 持ち越し",
+            "- 請求書のテンプレートを直す",
+        ]),
+        vec![
+            "The export still skips hidden layers.",
+            "Ask the designer for the dark palette.",
+            "Login fails on the second tablet.",
+            "Branch `tidy-menus` is not merged yet.",
+            "백업 스크립트 권한 확인",
+            "請求書のテンプレートを直す",
+        ]
+    );
+}
+
+#[test]
 fn icon_shortcodes_do_not_hide_a_heading_role() {
     assert_eq!(
         texts_of(&[
@@ -453,6 +485,52 @@ fn init_finds_the_layout_of_an_ai_assisted_repository() {
     for i in items["items"].as_array().unwrap() {
         assert!(i["project"].as_str().unwrap().starts_with("vault-"), "{i}");
     }
+}
+
+#[test]
+fn init_finds_session_log_and_handoff_folders_by_name() {
+    let note = |next: &str| md(&["# Work", "## Next steps", &format!("- [ ] {next}")]);
+    let v = Vault::new()
+        .file(
+            "_session_logs/2026-05-01-1-search.md",
+            note("index the tags"),
+        )
+        .file("_session_logs/2026-05-02-1-search.md", note("rank by date"))
+        .file(
+            "notes/Session Notes/2026/05/2026-05-03.md",
+            note("trim logs"),
+        )
+        .file("docs/hand-offs/2026-05-04.md", note("run the backup"))
+        .file("docs/hand-offs/sessions/2026-05-04.md", note("inner note"))
+        .file(".claude/sessions/2026-05-05.md", note("hidden, not read"));
+    let (printed, config) = init(&v);
+    for line in [
+        "found    _session_logs/ (2 notes): session-log source",
+        "found    notes/Session Notes/ (1 notes): session-log source",
+        "found    docs/hand-offs/ (2 notes): handoff source",
+    ] {
+        assert!(printed.contains(line), "{line}\n{printed}");
+    }
+    assert!(!printed.contains("hand-offs/sessions"), "{printed}");
+    assert!(!printed.contains(".claude"), "{printed}");
+    assert!(
+        config.contains("{ path = \"_session_logs\", kind = \"session-log\""),
+        "{config}"
+    );
+    // Read as session logs: the earlier notes' lists are superseded by the
+    // latest one, which neither restates nor closes them.
+    let r = v.json(&["--today", "2026-05-06", "audit", "--format", "json"]);
+    let mut review = str_pairs(&r["review"], "text", "reason");
+    review.sort();
+    assert_eq!(
+        review,
+        [
+            ("index the tags", "superseded"),
+            ("rank by date", "superseded"),
+            ("trim logs", "superseded"),
+        ]
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+    );
 }
 
 #[test]

@@ -23,6 +23,8 @@ const NEXT_ANYWHERE: &[&str] = &[
     "todos",
     "to-dos",
     "action items",
+    "not done yet",
+    "carried forward",
     "다음 세션",
     "할 일",
 ];
