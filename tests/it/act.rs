@@ -2,10 +2,10 @@
 //! sources, under the lock; a Done or Skipped journal entry for items
 //! without a checkbox.
 
+use crate::common::assert_has;
 use crate::common::stderr;
-use crate::common::{Vault, wait_deadline};
+use crate::common::{HANG_GUARD, Vault, id_in, wait_deadline};
 use serde_json::json;
-use std::time::Duration;
 
 const TODOS: &str = "# wrap-cli\n\n## Next Session\n\n- [ ] port to Windows\n- [ ] add lock timeout\n\nNotes stay as they are.\n";
 
@@ -24,22 +24,7 @@ fn vault() -> Vault {
 }
 
 fn id_of(v: &Vault, text: &str) -> String {
-    let list = v.json(&["list", "--format", "json"]);
-    list["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["text"] == text)
-        .unwrap_or_else(|| panic!("{text} not open"))["id"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
-/// Runs a command that must succeed.
-fn ok(v: &Vault, args: &[&str]) -> String {
-    let out = v.test().args(args).run().output;
-    String::from_utf8(out.stdout).unwrap()
+    id_in(&v.json(&["list", "--format", "json"]), text)
 }
 
 #[test]
@@ -95,8 +80,8 @@ fn done_adds_the_done_date_when_the_file_uses_tasks_metadata() {
         "projects/p/todos.md",
         "## Next Session\n\n- [ ] ship it 📅 2026-05-10\n- [ ] write docs ^blk1\n",
     );
-    ok(&v, &["done", "ship it", "--date", "2026-05-07"]);
-    ok(&v, &["done", "write docs", "--date", "2026-05-08"]);
+    v.ok(&["done", "ship it", "--date", "2026-05-07"]);
+    v.ok(&["done", "write docs", "--date", "2026-05-08"]);
     assert_eq!(
         v.read("projects/p/todos.md"),
         "## Next Session\n\n- [x] ship it 📅 2026-05-10 ✅ 2026-05-07\n- [x] write docs ✅ 2026-05-08 ^blk1\n"
@@ -106,11 +91,10 @@ fn done_adds_the_done_date_when_the_file_uses_tasks_metadata() {
 #[test]
 fn cancel_marks_checkboxes_and_records_plain_items_as_skipped() {
     let v = vault();
-    ok(&v, &["cancel", "add lock timeout"]);
-    assert!(
-        v.read("projects/wrap-cli/todos.md")
-            .contains("- [-] add lock timeout\n")
-    );
+    v.test()
+        .args(["cancel", "add lock timeout"])
+        .expect_file_has("projects/wrap-cli/todos.md", "- [-] add lock timeout\n")
+        .run();
     let out = v
         .test()
         .args([
@@ -149,13 +133,13 @@ fn defer_writes_a_start_date_in_the_file_style() {
         "projects/q/todos.md",
         "## Next Session\n\n- [ ] tidy [due:: 2026-06-01]\n- [ ] later 🛫 2026-05-20\n",
     );
-    ok(&v, &["defer", "port to Windows", "--until", "2026-06-01"]);
+    v.ok(&["defer", "port to Windows", "--until", "2026-06-01"]);
     assert!(
         v.read("projects/wrap-cli/todos.md")
             .contains("- [ ] port to Windows 🛫 2026-06-01\n")
     );
-    ok(&v, &["defer", "tidy", "--until", "2026-07-01"]);
-    ok(&v, &["defer", "later", "--until", "2026-08-01"]);
+    v.ok(&["defer", "tidy", "--until", "2026-07-01"]);
+    v.ok(&["defer", "later", "--until", "2026-08-01"]);
     assert_eq!(
         v.read("projects/q/todos.md"),
         "## Next Session\n\n- [ ] tidy [due:: 2026-06-01] [start:: 2026-07-01]\n- [ ] later 🛫 2026-08-01\n"
@@ -192,33 +176,18 @@ fn ambiguous_text_lists_candidates_and_writes_nothing() {
         "- [ ] update the docs for route\n- [ ] update the docs for regen\n",
     );
     let before = v.snapshot();
-    let out = v
-        .test()
+    v.test()
         .args(["done", "update the docs"])
         .status(65)
-        .run()
-        .output;
-    let err = stderr(&out);
-    assert!(
-        err.contains("\"update the docs\" matches 2 open items:"),
-        "{err}"
-    );
-    assert!(
-        err.contains(
-            "[wrap-cli] update the docs for route (projects/wrap-cli/actives/docs/todos.md:1)"
-        ),
-        "{err}"
-    );
-    assert!(
-        err.contains(
-            "[wrap-cli] update the docs for regen (projects/wrap-cli/actives/docs/todos.md:2)"
-        ),
-        "{err}"
-    );
-    assert!(
-        err.contains("hint: name one by its ID, its path:line or a longer text"),
-        "{err}"
-    );
+        .stderr_has("\"update the docs\" matches 2 open items:")
+        .stderr_has(
+            "[wrap-cli] update the docs for route (projects/wrap-cli/actives/docs/todos.md:1)",
+        )
+        .stderr_has(
+            "[wrap-cli] update the docs for regen (projects/wrap-cli/actives/docs/todos.md:2)",
+        )
+        .stderr_has("hint: name one by its ID, its path:line or a longer text")
+        .run();
     assert_eq!(v.snapshot(), before);
     // A short word is never looked up as a part of a text.
     v.test()
@@ -228,7 +197,7 @@ fn ambiguous_text_lists_candidates_and_writes_nothing() {
         .run();
     assert_eq!(v.snapshot(), before);
     // A path:line names it exactly.
-    ok(&v, &["done", "projects/wrap-cli/actives/docs/todos.md:2"]);
+    v.ok(&["done", "projects/wrap-cli/actives/docs/todos.md:2"]);
     assert_eq!(
         v.read("projects/wrap-cli/actives/docs/todos.md"),
         "- [ ] update the docs for route\n- [x] update the docs for regen\n"
@@ -239,7 +208,7 @@ fn ambiguous_text_lists_candidates_and_writes_nothing() {
 fn an_id_that_no_longer_exists_is_refused() {
     let v = vault();
     let id = id_of(&v, "port to Windows");
-    ok(&v, &["done", &id]);
+    v.ok(&["done", &id]);
     let before = v.snapshot();
     v.test()
         .args(["done", &id])
@@ -260,19 +229,13 @@ fn a_read_only_file_is_refused_with_nothing_written() {
     let path = v.join("projects/wrap-cli/todos.md");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
     let before = v.snapshot();
-    let out = v
-        .test()
+    v.test()
         .args(["done", "port to Windows"])
         .status(73)
-        .run()
-        .output;
-    assert!(
-        stderr(&out).contains(
-            "cannot write projects/wrap-cli/todos.md: the file is read-only; nothing was written"
-        ),
-        "{}",
-        stderr(&out)
-    );
+        .stderr_has(
+            "cannot write projects/wrap-cli/todos.md: the file is read-only; nothing was written",
+        )
+        .run();
     assert_eq!(v.snapshot(), before);
 }
 
@@ -282,8 +245,8 @@ fn crlf_files_keep_their_line_endings() {
         "projects/p/todos.md",
         "## Next Session\r\n\r\n- [ ] one\r\n- [ ] two\r\n",
     );
-    ok(&v, &["done", "two"]);
-    ok(&v, &["defer", "one", "--until", "2026-06-01"]);
+    v.ok(&["done", "two"]);
+    v.ok(&["defer", "one", "--until", "2026-06-01"]);
     assert_eq!(
         v.read("projects/p/todos.md"),
         "## Next Session\r\n\r\n- [ ] one 🛫 2026-06-01\r\n- [x] two\r\n"
@@ -370,23 +333,22 @@ fn a_concurrent_route_into_the_same_file_loses_nothing() {
         }
         let mut a = route.stdout(std::process::Stdio::null()).spawn().unwrap();
         let mut b = done.stdout(std::process::Stdio::null()).spawn().unwrap();
-        assert!(wait_deadline(&mut a, Duration::from_secs(60), "route").success());
-        assert!(wait_deadline(&mut b, Duration::from_secs(60), verb).success());
+        assert!(wait_deadline(&mut a, HANG_GUARD, "route").success());
+        assert!(wait_deadline(&mut b, HANG_GUARD, verb).success());
     }
     let todos = v.read("projects/wrap-cli/todos.md");
     for text in routed {
         assert!(todos.contains(&format!("- [ ] {text}\n")), "{todos}");
     }
     // The file uses Tasks metadata once deferred, so `done` adds the date.
-    assert!(
-        todos.contains("- [x] port to Windows 🛫 2026-06-01 ✅ 2026-05-07\n"),
-        "{todos}"
+    assert_has(
+        &todos,
+        &[
+            "- [x] port to Windows 🛫 2026-06-01 ✅ 2026-05-07\n",
+            "- [x] add lock timeout 🛫 2026-06-02 ✅ 2026-05-07\n",
+            "\nNotes stay as they are.\n",
+        ],
     );
-    assert!(
-        todos.contains("- [x] add lock timeout 🛫 2026-06-02 ✅ 2026-05-07\n"),
-        "{todos}"
-    );
-    assert!(todos.contains("\nNotes stay as they are.\n"), "{todos}");
 }
 
 const INBOX: &str = ".agents/inbox/2026-05-06T183000-abcd1234.md";
@@ -564,19 +526,13 @@ fn writes_date_their_entries_with_today_from_the_flag_or_the_variable() {
     );
     v.test()
         .args(["--today", "2026-05-08", "done", "retry the flaky test"])
+        .expect_file_has("journal/2026-05-08.md", "- retry the flaky test\n")
         .run();
-    assert!(
-        v.read("journal/2026-05-08.md")
-            .contains("- retry the flaky test\n")
-    );
     v.test()
         .env("ACTIVE_STATUS_TODAY", "2026-05-09")
         .args(["cancel", "publish the crate"])
+        .expect_file_has("journal/2026-05-09.md", "- publish the crate\n")
         .run();
-    assert!(
-        v.read("journal/2026-05-09.md")
-            .contains("- publish the crate\n")
-    );
     // A deferral date not after today is written, with a warning.
     let out = v
         .test()
@@ -688,7 +644,7 @@ fn done_racing_an_editor_that_renames_its_saves_loses_none() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        let status = wait_deadline(&mut child, Duration::from_secs(60), "done");
+        let status = wait_deadline(&mut child, HANG_GUARD, "done");
         // Done, or given up after many changes under it (exit 75): never a loss.
         assert!(matches!(status.code(), Some(0 | 75)), "{status:?}");
     }

@@ -3,7 +3,7 @@
 //! rules search a lowercase copy and cut the original, so `extract` must
 //! neither panic nor cut inside a character.
 
-use crate::common::Vault;
+use crate::common::{Test, outside_file, texts};
 
 use active_status::transcript::{Options, extract_bytes};
 use proptest::prelude::*;
@@ -11,16 +11,13 @@ use proptest::sample::select;
 
 #[test]
 fn extract_on_a_plain_transcript_with_a_kelvin_sign_exits_zero() {
-    let v = Vault::new();
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let path = tmp.path().join("t.txt");
-    std::fs::write(
-        &path,
+    let (_dir, path) = outside_file(
+        "t.txt",
         "Assistant: \u{212A} é add your API key to the config.\n",
-    )
-    .expect("write transcript");
-    v.test()
-        .args(["extract", "--transcript", path.to_str().expect("utf-8")])
+    );
+    Test::new()
+        .args(["extract", "--transcript"])
+        .arg(path)
         .run();
 }
 
@@ -28,29 +25,13 @@ fn extract_on_a_plain_transcript_with_a_kelvin_sign_exits_zero() {
 fn a_non_ascii_keyword_between_characters_that_shrink_and_grow_is_cut_at_its_own_place() {
     // ẞ lowercases from 3 bytes to 2 and İ from 2 to 3: the lengths cancel
     // out, the positions between them do not.
-    let v = Vault::new();
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let path = tmp.path().join("t.txt");
-    std::fs::write(&path, "User: hi\n\nAssistant: ẞ 下一步：补充测试 İ\n")
-        .expect("write transcript");
-    let out = v
-        .test()
-        .args([
-            "extract",
-            "--transcript",
-            path.to_str().expect("utf-8"),
-            "--format",
-            "json",
-        ])
+    let (_dir, path) = outside_file("t.txt", "User: hi\n\nAssistant: ẞ 下一步：补充测试 İ\n");
+    let json = Test::new()
+        .args(["extract", "--format", "json", "--transcript"])
+        .arg(path)
         .run()
-        .output;
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    let texts: Vec<&str> = json["candidates"]
-        .as_array()
-        .expect("candidates")
-        .iter()
-        .filter_map(|c| c["text"].as_str())
-        .collect();
+        .json();
+    let texts = texts(&json["candidates"]);
     assert!(texts.iter().any(|t| t.starts_with("补充测试")), "{texts:?}");
 }
 

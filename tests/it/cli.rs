@@ -1,7 +1,7 @@
 //! End-to-end tests of the command line (docs/FORMAT.md §5–8, §11): what `regen`,
 //! `audit`, `list` and `config` print, write and exit with.
 
-use crate::common::{Test, Vault, bare_cmd, texts};
+use crate::common::{Test, Vault, texts};
 use crate::common::{stderr, stdout};
 
 use serde_json::Value;
@@ -17,6 +17,7 @@ const LOCKS: &str = ".agents/locks";
 /// skip record of the `as_of` day, a warning, and (with `cap = 3`) overflow.
 fn rich_vault() -> Vault {
     Vault::new()
+        .file(".agents/active-status.toml", "cap = 3\n")
         .project("wrap-cli")
         .project("docs")
         .file(
@@ -52,7 +53,6 @@ fn rich_vault() -> Vault {
             ".agents/inbox/2026-05-06T10-00-00-abcd1234.md",
             "<!-- project: wrap-cli -->\n### Next (captured)\n- [ ] captured follow-up\n",
         )
-        .file(".agents/active-status.toml", "cap = 3\n")
 }
 
 /// A small vault with two open items.
@@ -731,16 +731,13 @@ fn config_prints_every_key_with_default_origin() {
 
 #[test]
 fn config_shows_env_origin() {
-    let v = Vault::new();
-    let out = v
-        .cmd()
+    let ran = Test::new()
         .env("ACTIVE_STATUS_CAP", "4")
         .env("ACTIVE_STATUS_DEDUP_THRESHOLD", "0.9")
         .env("ACTIVE_STATUS_LOCK_TIMEOUT_SECS", "2.5")
         .arg("config")
-        .output()
-        .unwrap();
-    let map = config_map(&out);
+        .run();
+    let map = config_map(&ran.output);
     assert_eq!(map["cap"], ("4".into(), "env ACTIVE_STATUS_CAP".into()));
     assert_eq!(
         map["dedup.threshold"],
@@ -885,37 +882,44 @@ fn config_file_flag_missing_is_74() {
 
 #[test]
 fn unknown_key_in_vault_config_names_file_line_and_key() {
-    let v = small_vault().file(
-        ".agents/active-status.toml",
-        "cap = 3\n[dedup]\nthreshhold = 0.9\n",
-    );
-    let out = v.output(&["regen"]);
-    assert_eq!(out.status.code(), Some(65));
-    let err = stderr(&out);
-    assert!(err.contains(".agents/active-status.toml"), "file: {err}");
-    assert!(err.contains("line 3"), "line: {err}");
-    assert!(err.contains("threshhold"), "key: {err}");
-    assert!(!v.exists(DASH));
+    small_vault()
+        .file(
+            ".agents/active-status.toml",
+            "cap = 3\n[dedup]\nthreshhold = 0.9\n",
+        )
+        .into_test()
+        .arg("regen")
+        .status(65)
+        .stderr_has(".agents/active-status.toml")
+        .stderr_has("line 3")
+        .stderr_has("threshhold")
+        .expect_no_file(DASH)
+        .run();
 }
 
 #[test]
 fn unknown_top_level_key_is_65() {
-    let v = small_vault().file(".agents/active-status.toml", "\n\ncolour = \"red\"\n");
-    let out = v.output(&["audit"]);
-    assert_eq!(out.status.code(), Some(65));
-    let err = stderr(&out);
-    assert!(err.contains("line 3") && err.contains("colour"), "{err}");
+    small_vault()
+        .file(".agents/active-status.toml", "\n\ncolour = \"red\"\n")
+        .into_test()
+        .arg("audit")
+        .status(65)
+        .stderr_has("line 3")
+        .stderr_has("colour")
+        .run();
 }
 
 #[test]
 fn wrong_type_in_vault_config_names_line_and_key() {
-    let v = small_vault().file(".agents/active-status.toml", "\ncap = \"many\"\n");
-    let out = v.output(&["audit"]);
-    assert_eq!(out.status.code(), Some(65));
-    let err = stderr(&out);
-    assert!(err.contains(".agents/active-status.toml"), "file: {err}");
-    assert!(err.contains("line 2"), "line: {err}");
-    assert!(err.contains("cap"), "key: {err}");
+    small_vault()
+        .file(".agents/active-status.toml", "\ncap = \"many\"\n")
+        .into_test()
+        .arg("audit")
+        .status(65)
+        .stderr_has(".agents/active-status.toml")
+        .stderr_has("line 2")
+        .stderr_has("cap")
+        .run();
 }
 
 #[test]
@@ -924,19 +928,15 @@ fn bad_user_config_names_the_user_file() {
     let user_file = user.path().join("active-status/config.toml");
     std::fs::create_dir_all(user_file.parent().unwrap()).unwrap();
     std::fs::write(&user_file, "[lock]\ntimeout_secs = \"soon\"\n").unwrap();
-    let out = small_vault()
-        .cmd()
+    small_vault()
+        .into_test()
         .env("XDG_CONFIG_HOME", user.path())
         .arg("audit")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(65));
-    let err = stderr(&out);
-    assert!(err.contains(&user_file.display().to_string()), "{err}");
-    assert!(
-        err.contains("line 2") && err.contains("timeout_secs"),
-        "{err}"
-    );
+        .status(65)
+        .stderr_has(user_file.display().to_string())
+        .stderr_has("line 2")
+        .stderr_has("timeout_secs")
+        .run();
 }
 
 #[test]
@@ -978,41 +978,39 @@ fn vault_free_dir() -> Option<tempfile::TempDir> {
 #[test]
 fn no_vault_found_is_66_with_a_hint() {
     let Some(dir) = vault_free_dir() else { return };
-    let out = bare_cmd()
+    // The hint says how to point at a vault.
+    Test::new()
+        .no_root()
         .current_dir(dir.path())
         .env("XDG_CONFIG_HOME", dir.path())
         .env("HOME", dir.path())
         .arg("audit")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(66));
-    let err = stderr(&out);
-    assert!(
-        err.contains("--root") && err.contains("ACTIVE_STATUS_ROOT"),
-        "hint on how to point at a vault: {err}"
-    );
+        .status(66)
+        .stderr_has("--root")
+        .stderr_has("ACTIVE_STATUS_ROOT")
+        .run();
 }
 
 #[test]
 fn root_at_a_missing_dir_is_66() {
     let v = Vault::new();
     let missing = v.join("does/not/exist");
-    let out = bare_cmd()
+    v.test()
+        .no_root()
         .arg("--root")
         .arg(&missing)
         .arg("audit")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(66));
+        .status(66)
+        .run();
     assert!(!missing.exists());
-
-    let out = bare_cmd()
+    // A missing ACTIVE_STATUS_ROOT.
+    v.test()
+        .no_root()
         .env("ACTIVE_STATUS_ROOT", &missing)
         .current_dir(v.path())
         .arg("audit")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(66), "a missing ACTIVE_STATUS_ROOT");
+        .status(66)
+        .run();
 }
 
 #[test]
@@ -1103,15 +1101,16 @@ fn unreadable_source_is_74_naming_the_file() {
         eprintln!("note: running with privileges that read a mode-000 file; 74 test skipped");
         return;
     }
-    let out = v.output(&["regen"]);
+    // An aborted run writes nothing.
+    let ran = v
+        .test()
+        .arg("regen")
+        .any_status()
+        .stderr_has("projects/wrap-cli/todos.md")
+        .expect_no_file(DASH)
+        .run();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-    assert_eq!(out.status.code(), Some(74), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("projects/wrap-cli/todos.md"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(!v.exists(DASH), "an aborted run writes nothing");
+    assert_eq!(ran.output.status.code(), Some(74), "{}", ran.stderr());
 }
 
 #[test]
@@ -1133,10 +1132,13 @@ fn broken_template_is_65() {
 
 #[test]
 fn missing_template_is_74() {
-    let v = small_vault().file(".agents/active-status.toml", "template = \"gone.tera\"\n");
-    let out = v.output(&["regen"]);
-    assert_eq!(out.status.code(), Some(74), "{}", stderr(&out));
-    assert!(stderr(&out).contains("gone.tera"), "{}", stderr(&out));
+    small_vault()
+        .file(".agents/active-status.toml", "template = \"gone.tera\"\n")
+        .into_test()
+        .arg("regen")
+        .status(74)
+        .stderr_has("gone.tera")
+        .run();
 }
 
 #[test]
@@ -1165,10 +1167,12 @@ fn unwritable_output_directory_is_73() {
             ".agents/active-status.toml",
             "output = \"ro/ACTIVE-STATUS.md\"\n",
         );
-    let out = v.output(&["regen"]);
-    assert_eq!(out.status.code(), Some(73), "{}", stderr(&out));
-    assert!(stderr(&out).contains("ro"), "{}", stderr(&out));
-    assert_eq!(v.read("ro"), "a regular file, not a directory\n");
+    v.test()
+        .arg("regen")
+        .status(73)
+        .stderr_has("ro")
+        .expect_file("ro", "a regular file, not a directory\n")
+        .run();
 }
 
 #[test]
@@ -1249,41 +1253,27 @@ fn closed_stdout_does_not_panic() {
 #[test]
 fn a_huge_lock_timeout_is_a_data_error_naming_where_it_came_from() {
     let v = Vault::new().file("journal/2026-05-06.md", "## Next\n- [ ] x\n");
-    let out = v
-        .cmd()
+    v.test()
         .args(["regen", "--lock-timeout", "1e30", "-q"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains(
-            "configuration (flag --lock-timeout): key `lock.timeout_secs`: must be a number of seconds from 0 to 300"
-        ),
-        "{}",
-        stderr(&out)
-    );
-    let out = v
-        .cmd()
+        .status(65)
+        .stderr_has(
+            "configuration (flag --lock-timeout): key `lock.timeout_secs`: must be a number of seconds from 0 to 300",
+        )
+        .run();
+    v.test()
         .args(["regen", "-q"])
         .env("ACTIVE_STATUS_LOCK_TIMEOUT_SECS", "1e300")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("env ACTIVE_STATUS_LOCK_TIMEOUT_SECS"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(!v.exists(DASH), "nothing written");
+        .status(65)
+        .stderr_has("env ACTIVE_STATUS_LOCK_TIMEOUT_SECS")
+        .expect_no_file(DASH)
+        .run();
 }
 
 #[test]
 fn list_with_an_unknown_project_exits_65_naming_the_known_ones() {
-    let v = Vault::new()
-        .project("alpha")
-        .project("wrap-cli")
-        .file("journal/2026-05-06.md", "## Next\n- [ ] (alpha) x\n");
+    let v = Vault::new().project("alpha").project("wrap-cli");
     v.test()
+        .file("journal/2026-05-06.md", "## Next\n- [ ] (alpha) x\n")
         .args(["list", "--project", "nosuch"])
         .status(65)
         .stderr_has("no project \"nosuch\" in this vault\nhint: known projects: alpha, wrap-cli")

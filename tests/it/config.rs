@@ -1,14 +1,10 @@
 //! Configuration layering rules that the `config` command shows: a missing
 //! or unreadable user file, type errors in words, empty variables.
 
-use crate::common::{Vault, stderr, stdout};
+use crate::common::{Test, Vault, config_line, stderr, stdout};
 
 fn cap_line(out: &std::process::Output) -> String {
-    stdout(out)
-        .lines()
-        .find(|l| l.starts_with("cap = "))
-        .unwrap_or_else(|| panic!("no cap line:\n{}", stdout(out)))
-        .to_string()
+    config_line(&stdout(out), "cap")
 }
 
 #[test]
@@ -84,57 +80,46 @@ fn type_errors_are_in_words() {
     ];
     for (text, want) in cases {
         let v = Vault::new().file(".agents/active-status.toml", text);
-        let out = v.test().arg("config").status(65).run().output;
-        let err = stderr(&out);
-        assert!(err.contains(want), "{text}: {err}");
-        assert!(
-            !err.contains("usize") && !err.contains("invalid type"),
-            "{err}"
-        );
+        v.test()
+            .arg("config")
+            .status(65)
+            .stderr_has(want)
+            .stderr_lacks("usize")
+            .stderr_lacks("invalid type")
+            .run();
     }
 }
 
 #[test]
 fn environment_values_need_no_quotes_and_empty_means_unset() {
-    let v = Vault::new();
-    let out = v
-        .test()
+    let shown = Test::new()
         .env("ACTIVE_STATUS_SOURCES_JOURNAL", "days")
         .env("ACTIVE_STATUS_CAP", "")
         .arg("config")
         .run()
-        .output;
-    let text = stdout(&out);
-    assert!(
-        text.lines()
-            .any(|l| l == "sources.journal = \"days\"  # env ACTIVE_STATUS_SOURCES_JOURNAL"),
-        "{text}"
+        .stdout();
+    assert_eq!(
+        config_line(&shown, "sources.journal"),
+        "sources.journal = \"days\"  # env ACTIVE_STATUS_SOURCES_JOURNAL"
     );
-    assert_eq!(cap_line(&out), "cap = 15  # default");
+    assert_eq!(config_line(&shown, "cap"), "cap = 15  # default");
     // A number where a string is wanted is taken as the text.
-    let out = v
-        .cmd()
+    let shown = Test::new()
         .env("ACTIVE_STATUS_OUTPUT", "2026")
         .arg("config")
-        .output()
-        .expect("run");
-    assert!(
-        stdout(&out)
-            .lines()
-            .any(|l| l.starts_with("output = \"2026\"")),
-        "{}",
-        stdout(&out)
-    );
+        .run()
+        .stdout();
+    let output = config_line(&shown, "output");
+    assert!(output.starts_with("output = \"2026\""), "{shown}");
 }
 
 #[test]
 fn a_config_file_that_is_not_utf8_is_bad_data() {
     let v = Vault::new().file(".agents/active-status.toml", b"cap = 5\n# caf\xe9\n");
-    let out = v.test().arg("config").status(65).run().output;
-    assert!(
-        stderr(&out).contains("active-status.toml")
-            && stderr(&out).contains("line 2: not valid UTF-8"),
-        "{}",
-        stderr(&out)
-    );
+    v.test()
+        .arg("config")
+        .status(65)
+        .stderr_has("active-status.toml")
+        .stderr_has("line 2: not valid UTF-8")
+        .run();
 }

@@ -47,6 +47,22 @@ fn extract_json(v: &Vault, transcript: &str) -> Value {
     v.json(&["extract", "--transcript", transcript, "--format", "json"])
 }
 
+/// `extract` of `transcript` on an empty vault: checks the format it is read
+/// as, the `(text, keyword, role, line)` of every candidate in order and the
+/// keys of each, and returns the report.
+#[track_caller]
+fn candidates(transcript: &str, format: &str, expected: &[(&str, &str, &str, u64)]) -> Value {
+    let out = extract_json(&Vault::new(), transcript);
+    assert_eq!(out["format"], format);
+    let expected: Vec<Row> = expected
+        .iter()
+        .map(|&(text, keyword, role, line)| row(text, keyword, role, line))
+        .collect();
+    assert_eq!(rows(&out), expected);
+    assert_candidate_shape(&out);
+    out
+}
+
 /// Every candidate is `{text, keyword, role, line, persisted, persisted_at}`.
 fn assert_candidate_shape(out: &Value) {
     for c in out["candidates"].as_array().expect("candidates") {
@@ -92,25 +108,22 @@ fn vault_with_persisted() -> Vault {
 
 #[test]
 fn claude_jsonl_candidates_goal_and_skipped_lines() {
-    let v = Vault::new();
-    let out = extract_json(&v, CLAUDE);
-    assert_eq!(out["schema"], 1);
-    assert_eq!(out["transcript"], CLAUDE);
-    assert_eq!(out["format"], "claude-jsonl");
     // Ignored: the tool_use input and the tool_result text ("next session: run
     // migrations"), the thinking block ("TODO: x"), the sidechain record, the
     // fenced "TODO: in code", and "deferred" (no word boundary).
-    assert_eq!(
-        rows(&out),
-        [
-            row("add a lock timeout test", "next session", "assistant", 5),
-            row("다음 세션에 테스트 추가하기", "다음 세션", "user", 8),
-            row("문서 정리", "후속", "assistant", 9),
-            row("Follow up on the flaky CI job", "follow up", "assistant", 9),
-            row("wire --lock-timeout into route", "todo", "assistant", 11),
-        ]
+    let out = candidates(
+        CLAUDE,
+        "claude-jsonl",
+        &[
+            ("add a lock timeout test", "next session", "assistant", 5),
+            ("다음 세션에 테스트 추가하기", "다음 세션", "user", 8),
+            ("문서 정리", "후속", "assistant", 9),
+            ("Follow up on the flaky CI job", "follow up", "assistant", 9),
+            ("wire --lock-timeout into route", "todo", "assistant", 11),
+        ],
     );
-    assert_candidate_shape(&out);
+    assert_eq!(out["schema"], 1);
+    assert_eq!(out["transcript"], CLAUDE);
     let texts = crate::common::texts(&out["candidates"]);
     for never in ["run migrations", "in code", "sidechain", "find callers"] {
         assert!(
@@ -137,21 +150,18 @@ fn claude_jsonl_candidates_goal_and_skipped_lines() {
 
 #[test]
 fn codex_jsonl_candidates_and_goal() {
-    let v = Vault::new();
-    let out = extract_json(&v, CODEX);
-    assert_eq!(out["format"], "codex-jsonl");
     // Ignored: session_meta instructions, <user_instructions> and
     // <environment_context> blocks, turn_context, reasoning, function calls and
     // their output, fenced code, and the event_msg echoes.
-    assert_eq!(
-        rows(&out),
-        [
-            row("Come back to the CRLF handling", "come back to", "user", 4),
-            row("add a CRLF fixture.", "follow-up", "assistant", 9),
-            row("나중에 README 업데이트", "나중에", "assistant", 9),
-        ]
+    let out = candidates(
+        CODEX,
+        "codex-jsonl",
+        &[
+            ("Come back to the CRLF handling", "come back to", "user", 4),
+            ("add a CRLF fixture.", "follow-up", "assistant", 9),
+            ("나중에 README 업데이트", "나중에", "assistant", 9),
+        ],
     );
-    assert_candidate_shape(&out);
     assert_eq!(
         out["goal"],
         json!({"text": "make route idempotent", "line": 4})
@@ -162,20 +172,17 @@ fn codex_jsonl_candidates_and_goal() {
 
 #[test]
 fn plain_text_candidates() {
-    let v = Vault::new();
-    let out = extract_json(&v, PLAIN);
-    assert_eq!(out["format"], "text");
-    assert_eq!(
-        rows(&out),
-        [
-            row("rotate the lock file", "next session", "assistant", 4),
-            row("Defer the Windows port", "defer", "assistant", 9),
-            row("check the CI cache", "todo", "user", 10),
-            row("add docs for --from", "follow-up", "assistant", 13),
-            row("publish 0.2", "follow-up", "assistant", 14),
-        ]
+    let out = candidates(
+        PLAIN,
+        "text",
+        &[
+            ("rotate the lock file", "next session", "assistant", 4),
+            ("Defer the Windows port", "defer", "assistant", 9),
+            ("check the CI cache", "todo", "user", 10),
+            ("add docs for --from", "follow-up", "assistant", 13),
+            ("publish 0.2", "follow-up", "assistant", 14),
+        ],
     );
-    assert_candidate_shape(&out);
     assert_eq!(out["goal"], Value::Null);
     assert_eq!(out["skipped_lines"], 0);
     // "다시 보" in the middle of a sentence is no marker.
@@ -225,63 +232,46 @@ fn persisted_candidates_point_at_their_item() {
 #[test]
 fn text_output_marks_orphans_and_persisted() {
     let v = vault_with_persisted();
-    let out = v
-        .cmd()
+    let text = v
+        .test()
         .args(["extract", "--transcript", CLAUDE])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("ORPHAN"), "{text}");
+        .stdout_has("ORPHAN")
+        .stdout_has("persisted at journal/2026-05-06.md:7")
+        .stdout_has("second pass: ship the lock timeout with tests")
+        .stdout_has("5 candidates, 3 orphans, 1 malformed lines skipped, 0 long lines skipped")
+        .run()
+        .stdout();
     assert_eq!(text.matches("ORPHAN").count(), 3, "{text}");
-    assert!(
-        text.contains("persisted at journal/2026-05-06.md:7"),
-        "{text}"
-    );
-    assert!(text.contains("second pass: ship the lock timeout with tests"));
-    assert!(
-        text.contains("5 candidates, 3 orphans, 1 malformed lines skipped, 0 long lines skipped")
-    );
 }
 
 #[test]
 fn missing_transcript_exits_74() {
     let v = Vault::new();
-    let missing = v.join("no-such-transcript.jsonl");
-    let out = v
-        .cmd()
+    v.test()
         .args(["extract", "--format", "json", "--transcript"])
-        .arg(&missing)
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(74));
-    assert!(out.stdout.is_empty());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no-such-transcript.jsonl"), "{err}");
+        .arg(v.join("no-such-transcript.jsonl"))
+        .status(74)
+        .stdout("")
+        .stderr_has("no-such-transcript.jsonl")
+        .run();
 }
 
 // ---------------------------------------------------------------- formats and reads
 
 #[test]
 fn unknown_json_records_are_refused_unless_read_as_text() {
-    let v = Vault::new();
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let path = tmp.path().join("events.jsonl");
-    std::fs::write(
-        &path,
+    let v = Vault::new().file(
+        "events.jsonl",
         "{\"event\":\"click\"}\n{\"event\":\"TODO: not a transcript\"}\n",
-    )
-    .expect("write");
+    );
+    let path = v.join("events.jsonl");
     let p = path.to_str().expect("utf8");
-    let out = v
-        .cmd()
+    v.test()
         .args(["extract", "--transcript", p])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(65));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("format not recognised"), "{err}");
-    assert!(err.contains("--input-format text"), "{err}");
+        .status(65)
+        .stderr_has("format not recognised")
+        .stderr_has("--input-format text")
+        .run();
     let out = v.json(&[
         "extract",
         "--transcript",
@@ -308,31 +298,24 @@ fn devices_fifos_and_oversized_transcripts_are_refused() {
         (fifo.as_path(), "not a regular file"),
         (big.as_path(), "more than the 16-byte cap"),
     ] {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("active-status"));
-        cmd.env("HOME", v.path())
-            .args(["--root"])
-            .arg(v.path())
+        v.test()
             .args(["extract", "--transcript"])
-            .arg(path);
-        let (out, _) =
-            crate::common::run_limited(cmd, b"", std::time::Duration::from_secs(20), "extract");
-        assert_eq!(out.status.code(), Some(65), "{}", path.display());
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(why), "{err}");
+            .arg(path)
+            .status(65)
+            .stderr_has(why)
+            .run();
     }
 }
 
 #[test]
 fn pretty_printed_json_is_read_as_records() {
-    let v = Vault::new();
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let path = tmp.path().join("pretty.json");
     let records = json!([
         {"type": "user", "message": {"role": "user", "content": "tidy the loader"}},
         {"type": "assistant", "message": {"role": "assistant", "content": "Tidied.\n\nNext steps:\n- Add a test for an empty file"}}
     ]);
-    std::fs::write(&path, serde_json::to_string_pretty(&records).expect("json")).expect("write");
-    let out = extract_json(&v, path.to_str().expect("utf8"));
+    let pretty = serde_json::to_string_pretty(&records).expect("json");
+    let v = Vault::new().file("pretty.json", pretty);
+    let out = extract_json(&v, v.join("pretty.json").to_str().expect("utf8"));
     assert_eq!(out["format"], "claude-jsonl");
     assert_eq!(
         crate::common::texts(&out["candidates"]),
@@ -493,82 +476,54 @@ fn session_flag_finds_the_transcript_and_bad_since_is_a_usage_error() {
     let home = fake_home();
     let v = Vault::new();
     let out = v
-        .cmd()
+        .test()
         .env("HOME", home.path())
         .env_remove("CLAUDE_CONFIG_DIR")
         .args(["extract", "--session", "dddd4444", "--format", "json"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0));
-    let out: Value = serde_json::from_slice(&out.stdout).expect("json");
+        .run()
+        .json();
     assert_eq!(out["format"], "codex-jsonl");
     assert_eq!(
         crate::common::texts(&out["candidates"]),
         ["add a WebP golden test"]
     );
-    let missing = v
-        .cmd()
+    v.test()
         .env("HOME", home.path())
         .args(["extract", "--session", "nope"])
-        .output()
-        .expect("run");
-    assert_eq!(missing.status.code(), Some(74));
-    let bad = v
-        .cmd()
+        .status(74)
+        .run();
+    v.test()
         .env("HOME", home.path())
         .args(["extract", "--sweep", "--since", "soon"])
-        .output()
-        .expect("run");
-    assert_eq!(bad.status.code(), Some(2));
+        .status(2)
+        .run();
 }
 
 #[test]
 fn a_deferred_noun_phrase_inside_a_fuller_candidate_is_not_a_second_candidate() {
     let v = Vault::new();
-    let transcript = v.join("notes.txt");
-    std::fs::write(
-        &transcript,
+    let as_text = |body: &str| {
+        v.write("notes.txt", body);
+        let path = v.join("notes.txt");
+        let args = ["extract", "--input-format", "text", "--format", "json"];
+        v.test()
+            .args(args)
+            .arg("--transcript")
+            .arg(path)
+            .run()
+            .json()
+    };
+    let report = as_text(
         "The signup form works now. I'll leave the CAPTCHA for the next session.\n\n\
          Next steps:\n- wire the CAPTCHA into the signup form\n",
-    )
-    .unwrap();
-    let out = v
-        .cmd()
-        .args([
-            "extract",
-            "--input-format",
-            "text",
-            "--format",
-            "json",
-            "--transcript",
-        ])
-        .arg(&transcript)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let texts: Vec<&str> = report["candidates"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["text"].as_str().unwrap())
-        .collect();
-    assert_eq!(texts, ["wire the CAPTCHA into the signup form"], "{report}");
+    );
+    assert_eq!(
+        crate::common::texts(&report["candidates"]),
+        ["wire the CAPTCHA into the signup form"],
+        "{report}"
+    );
     // Alone, the deferral still gives its noun phrase.
-    std::fs::write(
-        &transcript,
-        "I'll leave the CAPTCHA for the next session.\n",
-    )
-    .unwrap();
-    let report = v.json(&[
-        "extract",
-        "--input-format",
-        "text",
-        "--format",
-        "json",
-        "--transcript",
-        transcript.to_str().unwrap(),
-    ]);
+    let report = as_text("I'll leave the CAPTCHA for the next session.\n");
     assert_eq!(report["candidates"][0]["text"], "The CAPTCHA", "{report}");
 }
 

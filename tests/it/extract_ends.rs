@@ -4,7 +4,7 @@
 //! end-state rules (docs/FORMAT.md §9): the last message's open-work block
 //! whatever its label, blocked statements, parked work.
 
-use crate::common::{Vault, stderr};
+use crate::common::{Vault, stderr, str_pairs};
 use serde_json::{Value, json};
 
 /// `(text, keyword)` of every candidate of `transcript` (a vault file), in order.
@@ -17,17 +17,7 @@ fn found(v: &Vault, transcript: &str) -> Vec<(String, String)> {
         "--format",
         "json",
     ]);
-    out["candidates"]
-        .as_array()
-        .expect("candidates")
-        .iter()
-        .map(|c| {
-            (
-                c["text"].as_str().expect("text").to_string(),
-                c["keyword"].as_str().expect("keyword").to_string(),
-            )
-        })
-        .collect()
+    str_pairs(&out["candidates"], "text", "keyword")
 }
 
 fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -75,78 +75,46 @@ fn replay_one(target: &str, name: &str, check: fn(&[u8])) {
     check(&data);
 }
 
-#[test]
-fn parse_inputs() {
-    replay("parse", checks::check_parse);
-}
-
-#[test]
-fn transcript_inputs() {
-    replay("transcript", checks::check_transcript);
-}
-
-#[test]
-fn config_inputs() {
-    replay("config", checks::check_config);
-}
-
-#[test]
-fn config_values_inputs() {
-    replay("config_values", checks::check_config_values);
-}
-
-#[test]
-fn private_inputs() {
-    replay("private", checks::check_private);
-}
-
-#[test]
-fn oplog_inputs() {
-    replay("oplog", checks::check_oplog);
-}
-
-#[test]
-fn decisions_inputs() {
-    replay("decisions", checks::check_decisions);
-}
-
-#[test]
-fn mcp_request_inputs() {
-    replay("mcp_request", checks::check_mcp_request);
-}
-
 /// The template check with this package's binary as the renderer.
 fn check_template(data: &[u8]) {
     checks::check_template(data, Path::new(env!("CARGO_BIN_EXE_active-status")));
 }
 
-#[test]
-fn template_inputs() {
-    replay("template", check_template);
+/// One test per fuzz target: `test_name: "target" => check;` replays every
+/// corpus and regression input of the target through its check.
+macro_rules! replays {
+    ($($name:ident: $target:literal => $check:expr;)*) => {
+        $(
+            #[test]
+            fn $name() {
+                replay($target, $check);
+            }
+        )*
+    };
 }
 
-#[test]
-fn route_insert_inputs() {
-    replay("route_insert", checks::check_route_idempotent);
+replays! {
+    parse_inputs: "parse" => checks::check_parse;
+    transcript_inputs: "transcript" => checks::check_transcript;
+    config_inputs: "config" => checks::check_config;
+    config_values_inputs: "config_values" => checks::check_config_values;
+    private_inputs: "private" => checks::check_private;
+    oplog_inputs: "oplog" => checks::check_oplog;
+    decisions_inputs: "decisions" => checks::check_decisions;
+    mcp_request_inputs: "mcp_request" => checks::check_mcp_request;
+    template_inputs: "template" => check_template;
+    route_insert_inputs: "route_insert" => checks::check_route_idempotent;
 }
 
 #[test]
 fn open_bug_normalize_link_inside_wikilink() {
-    replay_one(
-        "parse",
+    for name in [
         "normalize-link-inside-wikilink.md",
-        checks::check_parse,
-    );
-    replay_one(
-        "parse",
         "normalize-link-after-wikilink.md",
-        checks::check_parse,
-    );
-    replay_one(
-        "parse",
         "crash-018b2874e75ac3cb85e1f1da39cff9c4d4b55d95",
-        checks::check_parse,
-    );
+    ] {
+        replay_one("parse", name, checks::check_parse);
+    }
 }
 
 /// Inputs on which routing the same entry twice adds it twice (the first

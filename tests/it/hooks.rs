@@ -3,11 +3,11 @@
 //! object; `hook pre-compact` captures a transcript's orphans into a new inbox
 //! file without the lock. Neither ever fails the host.
 
-use crate::common::{Vault, assert_status, bare_cmd, texts};
+use crate::common::{HANG_GUARD, Vault, assert_has, assert_lacks, assert_status, bare_cmd, texts};
 use crate::common::{stderr, stdout};
 
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 use tempfile::TempDir;
 
@@ -47,6 +47,36 @@ impl Env {
     fn hook(&self, event: &str, stdin: &str) -> Output {
         hook_in(event, stdin, self.elsewhere.path(), self.home.path())
     }
+
+    /// `hook session-end` on `transcript`, from the vault's wrap-cli project.
+    fn end(&self, v: &Vault, transcript: &Path) -> Output {
+        self.hook("session-end", &end_input(transcript, &wrap_cli(v)))
+    }
+
+    /// `hook pre-compact` on `transcript`, from the vault's wrap-cli project.
+    fn compact(&self, v: &Vault, transcript: &Path) -> Output {
+        self.hook("pre-compact", &compact_input(transcript, &wrap_cli(v)))
+    }
+
+    /// A Claude Code transcript `name` in the neutral folder: one plain
+    /// message record per `(role, text)`.
+    fn transcript(&self, name: &str, turns: &[(&str, &str)]) -> PathBuf {
+        let lines: Vec<String> = turns
+            .iter()
+            .map(|(kind, text)| {
+                json!({"type": kind, "sessionId": "abcdef123456", "message": {"role": kind, "content": text}})
+                    .to_string()
+            })
+            .collect();
+        let path = self.elsewhere.path().join(name);
+        std::fs::write(&path, lines.join("\n") + "\n").expect("write transcript");
+        path
+    }
+}
+
+/// The vault's `projects/wrap-cli` folder (the cwd of most hook inputs).
+fn wrap_cli(v: &Vault) -> PathBuf {
+    v.join("projects/wrap-cli")
 }
 
 fn start_input(cwd: &Path) -> String {
@@ -87,6 +117,11 @@ fn lock_vault() -> Vault {
     .file("projects/docs/todos.md", "## Next Session\n- [ ] write the guide\n")
 }
 
+/// `lock_vault()` with a capture cap of two per session.
+fn capped_vault() -> Vault {
+    lock_vault().file(".agents/active-status.toml", "[hook]\nmax_captured = 2\n")
+}
+
 // ---------------------------------------------------------------- session-start
 
 #[test]
@@ -99,8 +134,7 @@ fn session_start_discovers_the_vault_from_cwd() {
         &start_input(&v.join("projects/wrap-cli/src")),
     );
     let ctx = context(&out);
-    assert!(ctx.contains("add lock timeout test"), "{ctx}");
-    assert!(ctx.contains("ship the lock timeout"), "{ctx}");
+    assert_has(&ctx, &["add lock timeout test", "ship the lock timeout"]);
     // Started inside projects/wrap-cli/: that project first, the rest counted.
     assert!(
         ctx.contains("Project wrap-cli (this session's working directory):"),
@@ -133,8 +167,7 @@ fn session_start_never_shows_private_text() {
     ] {
         assert!(!ctx.contains(secret), "{secret:?} leaked: {ctx}");
     }
-    assert!(ctx.contains("rotate [private] token"), "{ctx}");
-    assert!(ctx.contains("[private]"), "{ctx}");
+    assert_has(&ctx, &["rotate [private] token", "[private]"]);
 }
 
 #[test]
@@ -310,28 +343,24 @@ fn is_capture_name(name: &str) -> bool {
 
 #[test]
 fn pre_compact_captures_orphans_into_a_new_inbox_file() {
-    let v = lock_vault();
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let transcript = write_transcript(tmp.path());
-    let env = Env::new();
-    let input = compact_input(&transcript, &v.join("projects/wrap-cli"));
+    let (v, env) = (lock_vault(), Env::new());
+    let transcript = write_transcript(env.elsewhere.path());
+    let input = compact_input(&transcript, &wrap_cli(&v));
 
     env.hook("pre-compact", &input);
     let files = inbox_files(&v);
     assert_eq!(files.len(), 1, "{files:?}");
     assert!(is_capture_name(&files[0]), "{files:?}");
     let body = v.read(&format!("{INBOX}/{}", files[0]));
-    assert!(body.contains("### Next (captured)"), "{body}");
-    assert!(
-        body.contains("- [ ] (wrap-cli) rotate the lock file\n"),
-        "{body}"
+    assert_has(
+        &body,
+        &[
+            "### Next (captured)",
+            "- [ ] (wrap-cli) rotate the lock file\n",
+            "- [ ] (wrap-cli) document the --from format\n",
+        ],
     );
-    assert!(
-        body.contains("- [ ] (wrap-cli) document the --from format\n"),
-        "{body}"
-    );
-    assert!(!body.contains("add lock timeout test"), "{body}");
-    assert!(!body.contains("not me"), "{body}");
+    assert_lacks(&body, &["add lock timeout test", "not me"]);
     assert_eq!(body.matches("- [ ]").count(), 2, "{body}");
     assert!(!v.exists(LOCK), "pre-compact must not take the lock");
     assert!(
@@ -390,20 +419,20 @@ fn pre_compact_captures_orphans_into_a_new_inbox_file() {
 
 #[test]
 fn pre_compact_outside_a_known_project_writes_untagged_items() {
-    let v = lock_vault();
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let transcript = write_transcript(tmp.path());
-    let env = Env::new();
+    let (v, env) = (lock_vault(), Env::new());
+    let transcript = write_transcript(env.elsewhere.path());
     env.hook("pre-compact", &compact_input(&transcript, v.path()));
     let files = inbox_files(&v);
     assert_eq!(files.len(), 1, "{files:?}");
     let body = v.read(&format!("{INBOX}/{}", files[0]));
-    assert!(body.contains("- [ ] rotate the lock file\n"), "{body}");
-    assert!(
-        body.contains("- [ ] document the --from format\n"),
-        "{body}"
+    assert_has(
+        &body,
+        &[
+            "- [ ] rotate the lock file\n",
+            "- [ ] document the --from format\n",
+        ],
     );
-    assert!(!body.contains("(wrap-cli)"), "{body}");
+    assert_lacks(&body, &["(wrap-cli)"]);
 }
 
 #[test]
@@ -411,10 +440,7 @@ fn pre_compact_with_a_missing_transcript_exits_0_with_a_message() {
     let v = lock_vault();
     let env = Env::new();
     let missing = v.join("no-such-session.jsonl");
-    let out = env.hook(
-        "pre-compact",
-        &compact_input(&missing, &v.join("projects/wrap-cli")),
-    );
+    let out = env.compact(&v, &missing);
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
     let err = stderr(&out);
     assert!(err.contains("no-such-session.jsonl"), "{err}");
@@ -470,22 +496,28 @@ fn session_start_summary_never_ends_with_an_empty_priorities_heading() {
 // ---------------------------------------------------------------- session-end
 
 /// A transcript whose last user request got no answer (the session ended).
-fn write_unanswered(dir: &Path) -> std::path::PathBuf {
-    let line = |kind: &str, text: &str| {
-        json!({"type": kind, "sessionId": "abcdef123456", "message": {"role": kind, "content": text}})
-            .to_string()
-    };
-    let lines = [
-        line("user", "rotate the lock file please"),
-        line(
-            "assistant",
-            "Rotated.\n\nNext steps:\n- add a lock timeout test\n- document the lock path\n- bump the version\n",
-        ),
-        line("user", "now publish the release notes"),
-    ];
-    let path = dir.join("ended.jsonl");
-    std::fs::write(&path, lines.join("\n") + "\n").expect("write transcript");
-    path
+fn write_unanswered(env: &Env) -> PathBuf {
+    env.transcript(
+        "ended.jsonl",
+        &[
+            ("user", "rotate the lock file please"),
+            (
+                "assistant",
+                "Rotated.\n\nNext steps:\n- add a lock timeout test\n- document the lock path\n- bump the version\n",
+            ),
+            ("user", "now publish the release notes"),
+        ],
+    )
+}
+
+/// A transcript `name`: "tidy the parser", an answer ending in the list
+/// `steps` under "Next steps:", then the user's `request` if any.
+fn tidied(env: &Env, name: &str, steps: &[&str], request: Option<&str>) -> PathBuf {
+    let answer: String = steps.iter().map(|s| format!("- {s}\n")).collect();
+    let answer = format!("Tidied.\n\nNext steps:\n{answer}");
+    let mut turns = vec![("user", "tidy the parser"), ("assistant", answer.as_str())];
+    turns.extend(request.map(|r| ("user", r)));
+    env.transcript(name, &turns)
 }
 
 fn end_input(transcript: &Path, cwd: &Path) -> String {
@@ -509,14 +541,8 @@ fn captured_lines(v: &Vault) -> Vec<String> {
 
 #[test]
 fn session_end_captures_orphans_and_the_unanswered_request() {
-    let v = lock_vault();
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let transcript = write_unanswered(tmp.path());
-    let env = Env::new();
-    let out = env.hook(
-        "session-end",
-        &end_input(&transcript, &v.join("projects/wrap-cli")),
-    );
+    let (v, env) = (lock_vault(), Env::new());
+    let out = env.end(&v, &write_unanswered(&env));
     assert_eq!(stdout(&out), "");
     // "add a lock timeout test" matches the journal's "add lock timeout test".
     assert_eq!(
@@ -535,21 +561,15 @@ fn session_end_captures_orphans_and_the_unanswered_request() {
 
 #[test]
 fn pre_compact_leaves_the_request_being_worked_on() {
-    let v = lock_vault();
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let transcript = write_unanswered(tmp.path());
-    let env = Env::new();
-    let input = compact_input(&transcript, &v.join("projects/wrap-cli"));
-    env.hook("pre-compact", &input);
+    let (v, env) = (lock_vault(), Env::new());
+    let transcript = write_unanswered(&env);
+    env.compact(&v, &transcript);
     assert_eq!(
         captured_lines(&v),
         ["bump the version", "document the lock path"]
     );
     // Then the session ends: only the request is new.
-    env.hook(
-        "session-end",
-        &end_input(&transcript, &v.join("projects/wrap-cli")),
-    );
+    env.end(&v, &transcript);
     assert_eq!(inbox_files(&v).len(), 2);
     assert_eq!(
         captured_lines(&v),
@@ -563,12 +583,9 @@ fn pre_compact_leaves_the_request_being_worked_on() {
 
 #[test]
 fn capture_respects_the_session_cap_and_never_recaptures() {
-    let v = lock_vault().file(".agents/active-status.toml", "[hook]\nmax_captured = 2\n");
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let transcript = write_unanswered(tmp.path());
-    let env = Env::new();
-    let input = end_input(&transcript, &v.join("projects/wrap-cli"));
-    let out = env.hook("session-end", &input);
+    let (v, env) = (capped_vault(), Env::new());
+    let transcript = write_unanswered(&env);
+    let out = env.end(&v, &transcript);
     // The unfinished request ranks first.
     assert_eq!(
         captured_lines(&v),
@@ -585,7 +602,7 @@ fn capture_respects_the_session_cap_and_never_recaptures() {
         stderr(&out)
     );
     // Again: the cap is per session, over all its files; nothing new.
-    env.hook("session-end", &input);
+    env.end(&v, &transcript);
     assert_eq!(inbox_files(&v).len(), 1);
     // Captured but not routed: still orphans for extract, with their place.
     let t = transcript.to_str().expect("utf8");
@@ -601,14 +618,8 @@ fn capture_respects_the_session_cap_and_never_recaptures() {
     assert!(captured.iter().all(|c| c["persisted"] == false));
     // Routed: persisted, no longer an orphan.
     v.test()
-        .args([
-            "route",
-            "--to",
-            "project",
-            "--project",
-            "wrap-cli",
-            "bump the version",
-        ])
+        .args(["route", "--to", "project", "--project", "wrap-cli"])
+        .arg("bump the version")
         .run();
     let out = v.json(&["extract", "--format", "json", "--transcript", t]);
     assert_eq!(out["orphans"], 2);
@@ -632,13 +643,8 @@ fn capture_hooks_refuse_devices_and_fifos_promptly() {
             .env("XDG_CONFIG_HOME", env.home.path())
             .current_dir(env.elsewhere.path())
             .args(["hook", event]);
-        let input = end_input(path, &v.join("projects/wrap-cli"));
-        let (out, _) = crate::common::run_limited(
-            cmd,
-            input.as_bytes(),
-            std::time::Duration::from_secs(20),
-            event,
-        );
+        let input = end_input(path, &wrap_cli(&v));
+        let (out, _) = crate::common::run_limited(cmd, input.as_bytes(), HANG_GUARD, event);
         assert_eq!(out.status.code(), Some(0), "{event} {}", path.display());
         assert!(
             stderr(&out).contains("refused: not a regular file"),
@@ -666,26 +672,22 @@ fn hook_stdin_is_read_bounded() {
 /// A Claude Code transcript whose assistant text holds characters whose
 /// lowercase form has another UTF-8 length (Kelvin sign, İ, ẞ) right before
 /// the positions the rules cut at.
-fn write_resizing(dir: &Path) -> std::path::PathBuf {
-    let line = |kind: &str, text: &str| {
-        json!({"type": kind, "sessionId": "abcdef123456", "message": {"role": kind, "content": text}})
-            .to_string()
-    };
-    let lines = [
-        line("user", "set up the client"),
-        line(
-            "assistant",
-            "Done.\n\n\u{212A} é add your API key to the config.\n\
-             Add your API key to the config ẞé so the app starts.\n\
-             ẞéone more hour: write the retry tests.\n\
-             İ note: é replace the key before using it.\n\
-             TODO: rotate the ẞé token\n\
-             ẞ 下一步：补充测试 İ",
-        ),
-    ];
-    let path = dir.join("resizing.jsonl");
-    std::fs::write(&path, lines.join("\n") + "\n").expect("write transcript");
-    path
+fn write_resizing(env: &Env) -> PathBuf {
+    env.transcript(
+        "resizing.jsonl",
+        &[
+            ("user", "set up the client"),
+            (
+                "assistant",
+                "Done.\n\n\u{212A} é add your API key to the config.\n\
+                 Add your API key to the config ẞé so the app starts.\n\
+                 ẞéone more hour: write the retry tests.\n\
+                 İ note: é replace the key before using it.\n\
+                 TODO: rotate the ẞé token\n\
+                 ẞ 下一步：补充测试 İ",
+            ),
+        ],
+    )
 }
 
 #[test]
@@ -694,11 +696,8 @@ fn session_end_and_pre_compact_survive_case_folding_that_resizes() {
         ("session-end", end_input as fn(&Path, &Path) -> String),
         ("pre-compact", compact_input),
     ] {
-        let v = lock_vault();
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let transcript = write_resizing(tmp.path());
-        let env = Env::new();
-        env.hook(event, &input(&transcript, &v.join("projects/wrap-cli")));
+        let (v, env) = (lock_vault(), Env::new());
+        env.hook(event, &input(&write_resizing(&env), &wrap_cli(&v)));
         let captured = captured_lines(&v);
         assert!(
             captured.contains(&"rotate the ẞé token".to_string()),
@@ -734,8 +733,10 @@ fn a_long_item_is_shortened_and_never_crowds_out_the_other_priorities() {
         .collect();
     assert_eq!(items.len(), 15, "{ctx}");
     let long = items[0];
-    assert!(long.contains("a very long item a very"), "{long}");
-    assert!(long.contains("… (journal/2026-05-06.md:6)"), "{long}");
+    assert_has(
+        long,
+        &["a very long item a very", "… (journal/2026-05-06.md:6)"],
+    );
     assert!(long.chars().count() < 260, "{long}");
 
     // A budget too small for all of them says how many were left out.
@@ -761,25 +762,10 @@ fn a_long_item_is_shortened_and_never_crowds_out_the_other_priorities() {
 
 #[test]
 fn session_end_never_captures_a_control_character() {
-    let v = lock_vault();
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let line = |kind: &str, text: &str| {
-        json!({"type": kind, "sessionId": "abcdef123456", "message": {"role": kind, "content": text}})
-            .to_string()
-    };
-    let lines = [
-        line("user", "tidy the parser"),
-        line(
-            "assistant",
-            "Tidied.\n\nNext steps:\n- hide the \u{0} rest of the file\n- document the parser\n",
-        ),
-    ];
-    let transcript = tmp.path().join("nul.jsonl");
-    std::fs::write(&transcript, lines.join("\n") + "\n").expect("write transcript");
-    let out = Env::new().hook(
-        "session-end",
-        &end_input(&transcript, &v.join("projects/wrap-cli")),
-    );
+    let (v, env) = (lock_vault(), Env::new());
+    let steps = ["hide the \u{0} rest of the file", "document the parser"];
+    let transcript = tidied(&env, "nul.jsonl", &steps, None);
+    let out = env.end(&v, &transcript);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // The reader removes the control character from the candidate; what is
     // captured holds none.
@@ -810,11 +796,7 @@ fn a_hook_answers_once_the_payload_is_complete_while_stdin_stays_open() {
     stdin.flush().expect("flush");
     // The write end stays open until the hook has exited; the deadline only
     // keeps a hang from stopping the test run.
-    let status = crate::common::wait_deadline(
-        &mut child,
-        std::time::Duration::from_secs(120),
-        "hook with stdin held open",
-    );
+    let status = crate::common::wait_deadline(&mut child, HANG_GUARD, "hook with stdin held open");
     let mut out = String::new();
     child
         .stdout
@@ -926,26 +908,19 @@ fn a_codex_session_captures_each_open_follow_up_exactly_once() {
 
 #[test]
 fn over_the_cap_the_most_certain_candidates_are_captured() {
-    let v = lock_vault().file(".agents/active-status.toml", "[hook]\nmax_captured = 2\n");
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let line = |kind: &str, text: &str| {
-        json!({"type": kind, "sessionId": "abcdef123456", "message": {"role": kind, "content": text}})
-            .to_string()
-    };
-    let lines = [
-        line("user", "tidy the parser"),
-        line(
-            "assistant",
-            "Tidied.\n\nNext steps:\n- split the tokenizer\n- rename the error type\n- drop the old flag\n",
-        ),
-        line("user", "now write the changelog entry"),
+    let (v, env) = (capped_vault(), Env::new());
+    let steps = [
+        "split the tokenizer",
+        "rename the error type",
+        "drop the old flag",
     ];
-    let transcript = tmp.path().join("capped.jsonl");
-    std::fs::write(&transcript, lines.join("\n") + "\n").expect("write transcript");
-    let out = Env::new().hook(
-        "session-end",
-        &end_input(&transcript, &v.join("projects/wrap-cli")),
+    let transcript = tidied(
+        &env,
+        "capped.jsonl",
+        &steps,
+        Some("now write the changelog entry"),
     );
+    let out = env.end(&v, &transcript);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // The unfinished request first, then the list in transcript order.
     assert_eq!(

@@ -7,7 +7,8 @@
 //! repository-local identity, so the host's git configuration never leaks in;
 //! the hooks find `active-status` on PATH (the directory of the test binary).
 
-use crate::common::{Vault, bare_cmd};
+use crate::common::assert_has;
+use crate::common::{Vault, assert_status, bare_cmd, config_line};
 use crate::common::{stderr, stdout};
 use std::collections::BTreeSet;
 
@@ -106,13 +107,7 @@ impl Repo {
 
     fn git_ok(&self, args: &[&str]) -> String {
         let out = self.git(args);
-        assert!(
-            out.status.success(),
-            "git {args:?} failed ({:?})\nstdout: {}\nstderr: {}",
-            out.status.code(),
-            stdout(&out),
-            stderr(&out)
-        );
+        assert_status(&out, 0, &format!("git {args:?}"));
         stdout(&out)
     }
 
@@ -140,13 +135,7 @@ impl Repo {
             .args(["init", "--git-hooks"])
             .output()
             .expect("run init");
-        assert!(
-            out.status.success(),
-            "init --git-hooks failed ({:?})\nstdout: {}\nstderr: {}",
-            out.status.code(),
-            stdout(&out),
-            stderr(&out)
-        );
+        assert_status(&out, 0, "init --git-hooks");
         out
     }
 
@@ -227,7 +216,7 @@ fn init_writes_a_config_that_parses_and_the_lock_and_inbox_folders() {
         assert_eq!(origin, "default", "{key} should keep its default origin");
         keys.push(key);
     }
-    for key in [
+    let missing = [
         "output",
         "template",
         "cap",
@@ -247,12 +236,14 @@ fn init_writes_a_config_that_parses_and_the_lock_and_inbox_folders() {
         "lock.path",
         "lock.timeout_secs",
         "hook.max_chars",
-    ] {
-        assert!(
-            keys.iter().any(|k| k == key),
-            "config does not report {key}:\n{shown}"
-        );
-    }
+    ]
+    .into_iter()
+    .filter(|key| !keys.iter().any(|k| k == key))
+    .collect::<Vec<_>>();
+    assert!(
+        missing.is_empty(),
+        "config does not report {missing:?}:\n{shown}"
+    );
 
     // A dashboard can be generated with the written configuration.
     v.cmd().args(["regen", "-q"]).assert().success();
@@ -442,8 +433,7 @@ fn a_commit_carries_the_regenerated_dashboard() {
     r.git_ok(&["add", "journal"]);
     r.git_ok(&["commit", "-q", "-m", "y"]);
     let committed = r.git_ok(&["show", "HEAD:ACTIVE-STATUS.md"]);
-    assert!(committed.contains("review the lexer"), "{committed}");
-    assert!(committed.contains("ship the parser"), "{committed}");
+    assert_has(&committed, &["review the lexer", "ship the parser"]);
 }
 
 /// Two branches each commit a new Next item (with their own dashboards);
@@ -491,8 +481,7 @@ fn merge_two_branches(r: &Repo, vault: &str, base: (&str, &str), a: (&str, &str)
     assert!(unmerged.trim().is_empty(), "unmerged: {unmerged}");
     let text = r.read(&dashboard);
     assert!(!text.contains("<<<<<<<"), "conflict markers:\n{text}");
-    assert!(text.contains("feature item"), "{text}");
-    assert!(text.contains("main item"), "{text}");
+    assert_has(&text, &["feature item", "main item"]);
     let out = r.check(vault);
     assert_eq!(
         out.status.code(),
@@ -537,11 +526,7 @@ fn merging_branches_that_changed_the_same_journal_does_not_conflict() {
         ("journal/2026-05-01.md", &a),
         ("journal/2026-05-01.md", &b),
     );
-    let text = r.read("ACTIVE-STATUS.md");
-    assert!(
-        text.contains("base one") && text.contains("base two"),
-        "{text}"
-    );
+    assert_has(&r.read("ACTIVE-STATUS.md"), &["base one", "base two"]);
 }
 
 #[test]
@@ -844,8 +829,7 @@ fn man_prints_a_roff_page() {
         &text[..text.len().min(200)]
     );
     assert!(text.contains(".TH"), "no .TH header");
-    assert!(text.contains("active-status"));
-    assert!(text.contains("regen"));
+    assert_has(&text, &["active-status", "regen"]);
 }
 
 #[test]
@@ -932,11 +916,7 @@ fn init_writes_every_default_commented_out_so_the_user_file_applies() {
         .arg("config")
         .output()
         .expect("config");
-    let shown = stdout(&out);
-    let cap = shown
-        .lines()
-        .find(|l| l.starts_with("cap = "))
-        .expect("cap line");
+    let cap = config_line(&stdout(&out), "cap");
     assert!(
         cap.starts_with("cap = 3  # file ") && cap.ends_with("active-status/config.toml"),
         "{cap}"
@@ -953,7 +933,7 @@ fn init_with_an_empty_active_status_root_uses_the_current_folder() {
         .args(["init", "--git-hooks"])
         .output()
         .expect("run init");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_status(&out, 0, "init with an empty ACTIVE_STATUS_ROOT");
     assert!(repo.join(".agents/active-status.toml").is_file());
     assert!(repo.read(".git/hooks/pre-commit").contains(MARKER));
 }

@@ -2,12 +2,12 @@
 //! over the child's stdin/stdout (initialize, tools/list, every tool, the
 //! dashboard resource).
 
-use crate::common::{Vault, wait_deadline};
+use crate::common::assert_has;
+use crate::common::{HANG_GUARD, Vault, each, string, texts, wait_deadline};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
 
 struct Client {
     child: Child,
@@ -82,8 +82,8 @@ impl Client {
         loop {
             let line = self
                 .lines
-                .recv_timeout(Duration::from_secs(60))
-                .unwrap_or_else(|_| panic!("no answer to request {id} within 60 s"));
+                .recv_timeout(HANG_GUARD)
+                .unwrap_or_else(|_| panic!("no answer to request {id} within {HANG_GUARD:?}"));
             let v: Value = serde_json::from_str(&line).expect("JSON-RPC line");
             if v["id"] == json!(id) {
                 return v;
@@ -107,7 +107,7 @@ impl Client {
 
     fn close(mut self) {
         drop(self.stdin.take());
-        let status = wait_deadline(&mut self.child, Duration::from_secs(30), "mcp");
+        let status = wait_deadline(&mut self.child, HANG_GUARD, "mcp");
         assert!(status.success(), "mcp exited with {status:?}");
     }
 }
@@ -155,12 +155,7 @@ fn mcp_lists_and_calls_every_tool() {
     c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
 
     let tools = c.request("tools/list", json!({}));
-    let mut names: Vec<&str> = tools["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let mut names = each(&tools["result"]["tools"], |t| string(&t["name"]));
     names.sort();
     assert_eq!(
         names,
@@ -191,13 +186,10 @@ fn mcp_lists_and_calls_every_tool() {
 
     // list, with a filter.
     let list = ok_json(&c.call("list", json!({"source": "project_todos"})));
-    let texts: Vec<&str> = list["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["text"].as_str().unwrap())
-        .collect();
-    assert_eq!(texts, ["port to Windows", "add lock timeout"]);
+    assert_eq!(
+        texts(&list["items"]),
+        ["port to Windows", "add lock timeout"]
+    );
     let bad = c.call("list", json!({"source": "nowhere"}));
     assert_eq!(bad["isError"], true);
 
@@ -271,22 +263,14 @@ fn mcp_lists_and_calls_every_tool() {
     )
     .unwrap();
     let ex = ok_json(&c.call("extract", json!({"transcript": transcript})));
-    let cands: Vec<(&str, bool)> = ex["candidates"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c["text"].as_str().unwrap(),
-                c["persisted"].as_bool().unwrap(),
-            )
-        })
-        .collect();
     assert_eq!(
-        cands,
+        each(&ex["candidates"], |c| (
+            string(&c["text"]),
+            c["persisted"].clone()
+        )),
         [
-            ("write the changelog", true),
-            ("benchmark the parser", false)
+            ("write the changelog".to_string(), json!(true)),
+            ("benchmark the parser".to_string(), json!(false))
         ],
         "{ex}"
     );
@@ -316,8 +300,7 @@ fn mcp_lists_and_calls_every_tool() {
         json!({"uri": "active-status://dashboard"}),
     );
     let md = dash["result"]["contents"][0]["text"].as_str().unwrap();
-    assert!(md.contains("# Active status"), "{md}");
-    assert!(md.contains("retry the flaky test"), "{md}");
+    assert_has(md, &["# Active status", "retry the flaky test"]);
     assert!(!md.contains("port to Windows"), "{md}");
     // The HTML view, rendered now and written nowhere.
     assert_eq!(
@@ -354,22 +337,9 @@ fn mcp_list_filters_by_status_due_deferred_and_blocked() {
             "## Next Session\n\n- [ ] pay the invoice 📅 2026-05-01\n- [ ] renew the domain 📅 2026-06-01\n\
              - [ ] plan the offsite 🛫 2026-07-01\n- [ ] ship the release ⛔ abc123\n- [ ] write the notes 🆔 abc123\n",
         );
-    let mut c = Client::start(&v);
-    c.request(
-        "initialize",
-        json!({"protocolVersion": "2025-06-18", "capabilities": {},
-               "clientInfo": {"name": "it", "version": "1"}}),
-    );
-    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    let mut texts = |args: Value| -> Vec<String> {
-        let list = ok_json(&c.call("list", args));
-        list["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|i| i["text"].as_str().unwrap().to_string())
-            .collect()
-    };
+    let mut c = initialized(&v, &[]);
+    let mut texts =
+        |args: Value| -> Vec<String> { texts(&ok_json(&c.call("list", args))["items"]) };
     assert_eq!(
         texts(json!({"status": "in_progress"})),
         ["refactor the parser"]
@@ -597,13 +567,7 @@ fn mcp_writes_use_the_servers_today() {
 #[test]
 fn mcp_search_ranks_filters_and_refuses_a_bad_status() {
     let v = vault();
-    let mut c = Client::start(&v);
-    c.request(
-        "initialize",
-        json!({"protocolVersion": "2025-06-18", "capabilities": {},
-               "clientInfo": {"name": "it", "version": "1"}}),
-    );
-    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let mut c = initialized(&v, &[]);
     let found = ok_json(&c.call("search", json!({"query": "lock timeout"})));
     assert_eq!(found["schema"], 1);
     assert_eq!(found["hits"][0]["text"], "add lock timeout", "{found}");
@@ -625,13 +589,7 @@ fn mcp_search_ranks_filters_and_refuses_a_bad_status() {
 fn mcp_route_refuses_a_text_with_a_nul_and_writes_nothing() {
     let v = vault();
     let before = v.read("projects/wrap-cli/todos.md");
-    let mut c = Client::start(&v);
-    c.request(
-        "initialize",
-        json!({"protocolVersion": "2025-06-18", "capabilities": {},
-               "clientInfo": {"name": "it", "version": "1"}}),
-    );
-    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let mut c = initialized(&v, &[]);
     let refused = c.call(
         "route",
         json!({"entries": [{"text": "hide \u{0} it", "to": "project", "project": "wrap-cli"}]}),
@@ -648,13 +606,7 @@ fn mcp_dry_run_diffs_never_show_private_text() {
         "projects/p/todos.md",
         "## Next Session\n\n- [ ] pay the <private>card 4111</private> bill\n",
     );
-    let mut c = Client::start(&v);
-    c.request(
-        "initialize",
-        json!({"protocolVersion": "2025-06-18", "capabilities": {},
-               "clientInfo": {"name": "it", "version": "1"}}),
-    );
-    c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let mut c = initialized(&v, &[]);
     let dry = ok_json(&c.call(
         "done",
         json!({"item": "projects/p/todos.md:3", "dry_run": true}),

@@ -3,7 +3,8 @@
 //! (a file changed since, private text), `--dry-run`, and a log that is
 //! hostile input (bad lines, paths that lead out of the vault).
 
-use crate::common::{Vault, stderr, stdout};
+use crate::common::assert_has;
+use crate::common::{Vault, find, id_in, stderr, stdout};
 use serde_json::{Value, json};
 
 const TODAY: &str = "2026-05-06";
@@ -44,6 +45,11 @@ fn run(v: &Vault, args: &[&str], stdin: Option<&str>) -> std::process::Output {
     cmd.output().unwrap()
 }
 
+/// `route --to project --project wrap-cli TEXT`.
+fn route(text: &str) -> [&str; 6] {
+    ["route", "--to", "project", "--project", "wrap-cli", text]
+}
+
 fn ok(v: &Vault, args: &[&str], stdin: Option<&str>) -> String {
     let out = run(v, args, stdin);
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
@@ -55,16 +61,10 @@ fn log(v: &Vault) -> Value {
 }
 
 fn id_of(v: &Vault, text: &str) -> String {
-    let list = v.json(&["--today", TODAY, "list", "--format", "json"]);
-    list["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["text"] == text)
-        .unwrap_or_else(|| panic!("{text} not open: {list}"))["id"]
-        .as_str()
-        .unwrap()
-        .to_string()
+    id_in(
+        &v.json(&["--today", TODAY, "list", "--format", "json"]),
+        text,
+    )
 }
 
 /// Runs one writing command, checks its log entry names exactly the files
@@ -108,19 +108,7 @@ fn undo_round_trip(v: &Vault, args: &[&str], stdin: Option<&str>, command: &str)
 #[test]
 fn route_is_logged_and_undone() {
     let v = vault();
-    undo_round_trip(
-        &v,
-        &[
-            "route",
-            "--to",
-            "project",
-            "--project",
-            "wrap-cli",
-            "bump the version",
-        ],
-        None,
-        "route",
-    );
+    undo_round_trip(&v, &route("bump the version"), None, "route");
 }
 
 #[test]
@@ -130,14 +118,8 @@ fn done_cancel_and_defer_are_logged_and_undone() {
     undo_round_trip(&v, &["done", &id], None, "done");
     // An item without a checkbox: a Done entry in today's journal, created.
     let op = undo_round_trip(&v, &["done", "publish the crate"], None, "done");
-    assert!(
-        op["files"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["path"] == "journal/2026-05-06.md" && f["before"].is_null()),
-        "{op}"
-    );
+    let created = find(&op["files"], "path", "journal/2026-05-06.md");
+    assert!(created["before"].is_null(), "{op}");
     assert!(!v.exists("journal/2026-05-06.md"));
     undo_round_trip(&v, &["cancel", &id], None, "cancel");
     undo_round_trip(&v, &["defer", &id, "--until", "2026-06-01"], None, "defer");
@@ -261,24 +243,9 @@ fn undo_refuses_when_a_file_changed_since_and_writes_nothing() {
 fn undo_walks_back_one_operation_at_a_time_and_an_undo_can_be_undone() {
     let v = vault();
     let start = files(&v);
-    ok(
-        &v,
-        &["route", "--to", "project", "--project", "wrap-cli", "first"],
-        None,
-    );
+    ok(&v, &route("first"), None);
     let one = files(&v);
-    ok(
-        &v,
-        &[
-            "route",
-            "--to",
-            "project",
-            "--project",
-            "wrap-cli",
-            "second",
-        ],
-        None,
-    );
+    ok(&v, &route("second"), None);
     ok(&v, &["undo"], None);
     assert_eq!(files(&v), one);
     ok(&v, &["undo"], None);
@@ -306,12 +273,14 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
     ok(&v, &["done", &id], None);
     let before = v.snapshot();
     let out = ok(&v, &["undo", "--dry-run"], None);
-    assert!(
-        out.contains("  restore projects/wrap-cli/todos.md\n"),
-        "{out}"
+    assert_has(
+        &out,
+        &[
+            "  restore projects/wrap-cli/todos.md\n",
+            "\n-- [x] port to Windows",
+            "\n+- [ ] port to Windows\n",
+        ],
     );
-    assert!(out.contains("\n-- [x] port to Windows"), "{out}");
-    assert!(out.contains("\n+- [ ] port to Windows\n"), "{out}");
     assert!(out.ends_with("(dry run: nothing written)\n"), "{out}");
     assert_eq!(v.snapshot(), before);
 }
@@ -343,11 +312,7 @@ fn a_change_to_private_text_is_logged_redacted_and_not_undone() {
 #[test]
 fn bad_log_lines_are_counted_warnings_naming_file_and_line() {
     let v = vault();
-    ok(
-        &v,
-        &["route", "--to", "project", "--project", "wrap-cli", "first"],
-        None,
-    );
+    ok(&v, &route("first"), None);
     let mut text = v.read(LOG);
     text.push_str("garbage\n");
     text.push_str(

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 const DASH: &str = "ACTIVE-STATUS.md";
 const LOCK: &str = ".agents/locks/active-status.lock";
 /// Safety net: no single process in this file may run longer than this.
-const DEADLINE: Duration = Duration::from_secs(120);
+const DEADLINE: Duration = crate::common::HANG_GUARD;
 
 // ---------------------------------------------------------------- helpers
 

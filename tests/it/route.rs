@@ -3,6 +3,7 @@
 //! BOM), batch all-or-nothing, refused input, symbolic links, `--regen`, the
 //! JSON output, what the merge then sees, and concurrent processes.
 
+use crate::common::assert_has;
 use crate::common::{Vault, texts};
 use crate::common::{stderr, stdout};
 
@@ -827,9 +828,7 @@ fn symbolic_links_never_lead_outside_the_vault() {
         assert_eq!(after, before, "{link}");
     }
     // A todos.md that is itself a link to a file outside.
-    let outside = tempfile::tempdir().expect("tempdir");
-    let target = outside.path().join("todos.md");
-    std::fs::write(&target, "## Next Session\n").expect("write");
+    let (_outside, target) = crate::common::outside_file("todos.md", "## Next Session\n");
     let v = Vault::new().project("p");
     std::os::unix::fs::symlink(&target, v.join("projects/p/todos.md")).expect("symlink");
     let out = route_to(&v, PROJECT_P, "x");
@@ -859,9 +858,10 @@ fn regen_writes_the_dashboard_with_the_routed_item() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let dash = v.read("ACTIVE-STATUS.md");
-    assert!(dash.contains("retry flaky test"), "{dash}");
-    assert!(dash.contains("wrap-cli"), "{dash}");
-    assert!(dash.contains("journal/2026-05-06.md:7"), "{dash}");
+    assert_has(
+        &dash,
+        &["retry flaky test", "wrap-cli", "journal/2026-05-06.md:7"],
+    );
     // The dashboard is current: regen --check agrees.
     v.test().args(["regen", "--check"]).run();
 }
@@ -1187,40 +1187,33 @@ fn route_to_journal_files_the_entry_under_the_given_today() {
 
 #[test]
 fn extract_output_piped_to_route_leaves_out_persisted_candidates() {
-    let v = Vault::new().project("p").file(
-        "projects/p/todos.md",
-        "## Next Session\n\n- [ ] add lock timeout\n",
-    );
-    let transcript = v.join("notes.txt");
-    std::fs::write(
-        &transcript,
-        "TODO: add lock timeout\nnext session: benchmark the parser\n",
-    )
-    .unwrap();
-    let out = v
+    let v = Vault::new()
+        .project("p")
+        .file(
+            "projects/p/todos.md",
+            "## Next Session\n\n- [ ] add lock timeout\n",
+        )
+        .file(
+            "notes.txt",
+            "TODO: add lock timeout\nnext session: benchmark the parser\n",
+        );
+    let mut report = v
         .test()
         .args(["extract", "--transcript"])
-        .arg(&transcript)
+        .arg(v.join("notes.txt"))
         .args(["--format", "json"])
         .run()
-        .output;
-    let mut report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        .json();
     for c in report["candidates"].as_array_mut().unwrap() {
         c["to"] = json!("journal");
         c["project"] = json!("p");
     }
-    let out = v
-        .test()
+    v.test()
         .args(["--today", "2026-05-06", "route", "--from", "-"])
         .stdin(report.to_string())
-        .run()
-        .output;
-    assert_eq!(
-        stdout(&out),
-        "added: journal/2026-05-06.md:7 (journal) benchmark the parser\n"
-    );
-    assert_eq!(
-        stderr(&out),
-        "route --from -: 1 candidate marked \"persisted\": true left out (already in the vault)\n"
-    );
+        .stdout("added: journal/2026-05-06.md:7 (journal) benchmark the parser\n")
+        .stderr(
+            "route --from -: 1 candidate marked \"persisted\": true left out (already in the vault)\n",
+        )
+        .run();
 }

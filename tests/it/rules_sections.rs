@@ -636,8 +636,7 @@ fn private_spans_are_redacted_in_json_and_dashboard() {
     }
     v.cmd().arg("regen").assert().success();
     let dash = v.read("ACTIVE-STATUS.md");
-    assert!(dash.contains("call [private] about results"), "{dash}");
-    assert!(dash.contains("token [private]"), "{dash}");
+    assert_has(&dash, &["call [private] about results", "token [private]"]);
     for secret in ["Smith", "555-1234", "hunter2", "Zelda"] {
         assert!(!dash.contains(secret), "{secret} leaked into the dashboard");
     }

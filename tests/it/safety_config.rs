@@ -3,7 +3,7 @@
 //! checks the refusal (exit code, message) and that nothing was read from or
 //! written to the place the attack aimed at.
 
-use crate::common::Vault;
+use crate::common::{Vault, outside_file};
 use crate::common::{stderr, stdout};
 use std::process::Output;
 
@@ -110,9 +110,7 @@ fn an_existing_user_file_without_the_notice_is_never_replaced() {
 
 #[test]
 fn a_template_linked_outside_the_root_is_refused_and_not_rendered() {
-    let outside = tempfile::tempdir().expect("tempdir");
-    let secret = outside.path().join("secret.tera");
-    std::fs::write(&secret, "TOP-SECRET {{ audit.open }}\n").expect("write");
+    let (_outside, secret) = outside_file("secret.tera", "TOP-SECRET {{ audit.open }}\n");
     let v = vault_with_config("template = \"t.tera\"\n");
     std::os::unix::fs::symlink(&secret, v.join("t.tera")).expect("symlink");
     for args in [&["regen"][..], &["regen", "--check"][..], &["audit"][..]] {
@@ -141,9 +139,7 @@ fn templates_cannot_read_the_environment() {
 
 #[test]
 fn check_does_not_follow_a_dashboard_linked_outside() {
-    let outside = tempfile::tempdir().expect("tempdir");
-    let secret = outside.path().join("environ");
-    std::fs::write(&secret, "AWS_SECRET=hunter2\n").expect("write");
+    let (_outside, secret) = outside_file("environ", "AWS_SECRET=hunter2\n");
     let v = vault_with_config("");
     std::os::unix::fs::symlink(&secret, v.join("ACTIVE-STATUS.md")).expect("symlink");
     let o = v.output(&["regen", "--check"]);
@@ -221,13 +217,10 @@ fn odd_dates_are_refused_where_written_and_skipped_where_read() {
 /// about; a link inside the root is read as before.
 #[test]
 fn followed_links_never_bring_in_files_outside_the_root() {
-    let outside = tempfile::tempdir().expect("tempdir");
-    let secret = outside.path().join("2026-05-05.md");
-    std::fs::write(
-        &secret,
+    let (_outside, secret) = outside_file(
+        "2026-05-05.md",
         "## Session: s (p)\n### Next\n- [ ] outside secret item\n",
-    )
-    .expect("write outside file");
+    );
     let v = vault_with_config("")
         .user_config("follow_symlinks = true\n")
         .file(

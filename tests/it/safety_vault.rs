@@ -15,6 +15,14 @@ fn run(v: &Vault, args: &[&str]) -> Output {
     v.cmd().args(args).output().expect("run binary")
 }
 
+/// `route --to journal --date 2026-05-06 TEXT`.
+fn route_day(v: &Vault, text: &str) -> Output {
+    run(
+        v,
+        &["route", "--to", "journal", "--date", "2026-05-06", text],
+    )
+}
+
 /// A vault that is a git work tree (a plain `.git` folder, no git needed).
 fn git_vault(config: &str) -> Vault {
     Vault::new()
@@ -144,23 +152,10 @@ fn a_routed_text_with_a_nul_is_refused_and_nothing_written() {
 #[test]
 fn a_routed_text_with_a_control_character_is_refused() {
     let v = Vault::new().project("p").file(DAY, HEAD);
-    let o = run(
-        &v,
-        &[
-            "route",
-            "--to",
-            "journal",
-            "--date",
-            "2026-05-06",
-            "bell \u{7} here",
-        ],
-    );
+    let o = route_day(&v, "bell \u{7} here");
     assert_refused_unchanged(&v, &o, "U+0007");
     // A tab is text.
-    let o = run(
-        &v,
-        &["route", "--to", "journal", "--date", "2026-05-06", "a\tb"],
-    );
+    let o = route_day(&v, "a\tb");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
@@ -168,27 +163,14 @@ fn a_routed_text_with_a_control_character_is_refused() {
 fn a_routed_text_over_the_length_limit_is_refused() {
     let v = Vault::new().project("p").file(DAY, HEAD);
     let long = "é".repeat(2001);
-    let o = run(
-        &v,
-        &["route", "--to", "journal", "--date", "2026-05-06", &long],
-    );
+    let o = route_day(&v, &long);
     assert_refused_unchanged(
         &v,
         &o,
         "2001 characters long, over the 2000-character limit",
     );
     let at_limit = "é".repeat(2000);
-    let o = run(
-        &v,
-        &[
-            "route",
-            "--to",
-            "journal",
-            "--date",
-            "2026-05-06",
-            &at_limit,
-        ],
-    );
+    let o = route_day(&v, &at_limit);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
@@ -200,23 +182,10 @@ fn a_routed_text_with_an_unclosed_private_tag_is_refused() {
         "stray </private> close",
         "<private>a</private></private>",
     ] {
-        let o = run(
-            &v,
-            &["route", "--to", "journal", "--date", "2026-05-06", text],
-        );
+        let o = route_day(&v, text);
         assert_refused_unchanged(&v, &o, "`<private>` without its `</private>`");
     }
-    let o = run(
-        &v,
-        &[
-            "route",
-            "--to",
-            "journal",
-            "--date",
-            "2026-05-06",
-            "rotate <private>key</private> now",
-        ],
-    );
+    let o = route_day(&v, "rotate <private>key</private> now");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(v.open_texts().contains(&"first".to_string()));
 }
@@ -229,11 +198,13 @@ fn done_never_writes_an_entry_whose_text_holds_a_control_character() {
         "## Next\n\n- ring \u{7} the bell\n",
     );
     let before = v.read("projects/p/PROGRESS.md");
-    let o = run(&v, &["done", "ring"]);
-    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
-    assert!(stderr(&o).contains("U+0007"), "{}", stderr(&o));
-    assert_eq!(v.read("projects/p/PROGRESS.md"), before);
-    assert!(!v.exists("journal"));
+    v.test()
+        .args(["done", "ring"])
+        .status(65)
+        .stderr_has("U+0007")
+        .expect_file("projects/p/PROGRESS.md", before)
+        .expect_no_file("journal")
+        .run();
 }
 
 // ------------------------------------------------------------ dry-run diffs
@@ -318,25 +289,25 @@ fn template_vault(template: &str) -> Vault {
 
 #[test]
 fn a_recursive_macro_is_a_template_error_not_an_abort() {
-    let v = template_vault(
+    template_vault(
         "{% macro down(n) %}{{ self::down(n=n+1) }}{% endmacro down %}{{ self::down(n=1) }}\n",
-    );
-    let o = run(&v, &["regen"]);
-    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("the template aborted"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!v.exists("ACTIVE-STATUS.md"));
+    )
+    .into_test()
+    .arg("regen")
+    .status(65)
+    .stderr_has("the template aborted")
+    .expect_no_file("ACTIVE-STATUS.md")
+    .run();
 }
 
 #[test]
 fn a_huge_range_is_a_template_error_not_an_abort() {
-    let v = template_vault("{% for i in range(end=1e10) %}x{% endfor %}\n");
-    let o = run(&v, &["regen"]);
-    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
-    assert!(stderr(&o).contains("template"), "{}", stderr(&o));
+    template_vault("{% for i in range(end=1e10) %}x{% endfor %}\n")
+        .into_test()
+        .arg("regen")
+        .status(65)
+        .stderr_has("template")
+        .run();
 }
 
 #[test]
@@ -344,27 +315,15 @@ fn nested_huge_loops_end_with_a_template_error() {
     let v = template_vault(
         "{% set r = range(end=100000) %}{% for a in r %}{% for b in r %}{% for c in r %}{% endfor %}{% endfor %}{% endfor %}\n",
     );
-    let o = run(
-        &v,
-        &[
-            "route",
-            "--regen",
-            "--to",
-            "journal",
-            "--date",
-            "2026-05-06",
-            "z",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
-    assert!(stderr(&o).contains("time budget"), "{}", stderr(&o));
     // The route was written and is reported before the template's failure.
-    assert!(
-        crate::common::stdout(&o).contains("added: journal/2026-05-06.md"),
-        "{}",
-        crate::common::stdout(&o)
-    );
-    assert!(v.read(DAY).contains("- z\n"));
+    v.test()
+        .args(["route", "--regen", "--to", "journal", "--date"])
+        .args(["2026-05-06", "z"])
+        .status(65)
+        .stderr_has("time budget")
+        .stdout_has("added: journal/2026-05-06.md")
+        .expect_file_has(DAY, "- z\n")
+        .run();
 }
 
 // ------------------------------------------- limits the vault may only lower

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
 
-const DEADLINE: Duration = Duration::from_secs(60);
+const DEADLINE: Duration = crate::common::HANG_GUARD;
 const DAY: &str = "journal/2026-05-06.md";
 const HEAD: &str = "# 2026-05-06\n\n## Session: s (p)\n\n### Next\n\n- [ ] first\n\n## Log\n\n";
 

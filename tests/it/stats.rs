@@ -1,6 +1,7 @@
 //! `stats` and `history`: computed from the sources alone.
 
-use crate::common::{Vault, count, each, string};
+use crate::common::assert_has;
+use crate::common::{Vault, count, each, find, string};
 use serde_json::{Value, json};
 
 /// Three weeks of a small vault: wrap-cli is worked on and has open items,
@@ -40,21 +41,12 @@ fn stats_json_counts_weeks_ages_zombies_and_stuck_projects() {
         json!({"collected": 7, "resolved": 1, "open": 4, "tasks": 5, "undated_tasks": 1, "done_entries": 3})
     );
     // Weeks from the Monday of 2026-04-20 to the week of as_of.
-    let weeks: Vec<(String, u64, u64)> = s["weeks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| {
-            (
-                w["week"].as_str().unwrap().to_string(),
-                w["created"].as_u64().unwrap(),
-                w["done"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let weeks = each(&s["weeks"], |w| {
+        (string(&w["week"]), count(&w["created"]), count(&w["done"]))
+    });
     assert_eq!(
         weeks,
-        vec![
+        [
             ("2026-W17".to_string(), 3, 0),
             ("2026-W18".to_string(), 0, 1),
             ("2026-W19".to_string(), 1, 1),
@@ -76,23 +68,18 @@ fn stats_json_counts_weeks_ages_zombies_and_stuck_projects() {
             ("undated".into(), 1),
         ]
     );
-    let zombies: Vec<(&str, i64, i64)> = s["zombies"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|z| {
-            (
-                z["text"].as_str().unwrap(),
-                z["age_days"].as_i64().unwrap(),
-                z["days_seen"].as_i64().unwrap(),
-            )
-        })
-        .collect();
+    let zombies = each(&s["zombies"], |z| {
+        (
+            string(&z["text"]),
+            count(&z["age_days"]),
+            count(&z["days_seen"]),
+        )
+    });
     assert_eq!(
         zombies,
-        vec![
-            ("add lock timeout", 16, 3),
-            ("rotate the backup keys", 16, 1)
+        [
+            ("add lock timeout".to_string(), 16, 3),
+            ("rotate the backup keys".to_string(), 16, 1)
         ]
     );
     assert_eq!(
@@ -102,14 +89,8 @@ fn stats_json_counts_weeks_ages_zombies_and_stuck_projects() {
             {"project": "infra", "reason": "no-activity", "open": 1, "last_activity": "2026-04-20"}
         ])
     );
-    let wrap = s["projects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["project"] == "wrap-cli")
-        .unwrap();
     assert_eq!(
-        wrap,
+        find(&s["projects"], "project", "wrap-cli"),
         &json!({"project": "wrap-cli", "open": 3, "zombies": 1, "created": 4, "done_entries": 2, "last_activity": "2026-05-06"})
     );
 }
@@ -127,32 +108,22 @@ fn stats_zombie_days_from_flag_and_config() {
 #[test]
 fn stats_text_has_sparklines_and_tables() {
     let v = weeks_vault();
-    let out = v.test().arg("stats").run().output;
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = v.ok(&["stats"]);
     assert!(
         text.starts_with("stats as of 2026-05-06: 4 open, 1 resolved of 7 collected; 5 tasks (1 undated), 3 done entries\n"),
         "{text}"
     );
-    assert!(text.contains("per week, 2026-W17 .. 2026-W19"), "{text}");
-    assert!(text.contains("  created █·▃  4\n"), "{text}");
-    assert!(text.contains("  done    ·▃▃  2\n"), "{text}");
-    assert!(
-        text.contains("zombies (open longer than 14 days): 2\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains(
-            "    16 d  [wrap-cli] add lock timeout (journal/2026-05-06.md:7; written on 3 days)"
-        ),
-        "{text}"
-    );
-    assert!(
-        text.contains("  docs: activity in the last 14 days but no open item\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains("  infra: 1 open but no activity in the last 14 days (last: 2026-04-20)\n"),
-        "{text}"
+    assert_has(
+        &text,
+        &[
+            "per week, 2026-W17 .. 2026-W19",
+            "  created █·▃  4\n",
+            "  done    ·▃▃  2\n",
+            "zombies (open longer than 14 days): 2\n",
+            "    16 d  [wrap-cli] add lock timeout (journal/2026-05-06.md:7; written on 3 days)",
+            "  docs: activity in the last 14 days but no open item\n",
+            "  infra: 1 open but no activity in the last 14 days (last: 2026-04-20)\n",
+        ],
     );
 }
 
@@ -175,22 +146,17 @@ fn history_of_an_open_item_lists_days_places_and_merges() {
     assert_eq!(h["project"], "wrap-cli");
     assert_eq!(h["status"], "open");
     assert_eq!(h["days"], json!(["2026-04-20", "2026-04-28", "2026-05-06"]));
-    let places: Vec<String> = h["appearances"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| {
-            format!(
-                "{}:{} {}",
-                a["path"].as_str().unwrap(),
-                a["line"],
-                a["state"].as_str().unwrap()
-            )
-        })
-        .collect();
+    let places = each(&h["appearances"], |a| {
+        format!(
+            "{}:{} {}",
+            string(&a["path"]),
+            a["line"],
+            string(&a["state"])
+        )
+    });
     assert_eq!(
         places,
-        vec![
+        [
             "journal/2026-04-20.md:7 open",
             "journal/2026-04-28.md:7 open",
             "journal/2026-05-06.md:7 open"
@@ -211,16 +177,9 @@ fn history_of_a_resolved_item_names_its_done_entry() {
         json!([{"date": "2026-04-28", "path": "journal/2026-04-28.md", "line": 11, "project": "wrap-cli"}])
     );
     assert_eq!(h["merged"], json!([]));
-    let out = v
-        .cmd()
-        .args(["history", "write the README"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(
-        text,
-        "[wrap-cli] write the README (resolved; written on 1 day)\n  2026-04-20  resolved  journal/2026-04-20.md:8 (journal_next)\n  done entry 2026-04-28  journal/2026-04-28.md:11\n"
-    );
+    v.test().args(["history", "write the README"]).stdout(
+        "[wrap-cli] write the README (resolved; written on 1 day)\n  2026-04-20  resolved  journal/2026-04-20.md:8 (journal_next)\n  done entry 2026-04-28  journal/2026-04-28.md:11\n",
+    ).run();
 }
 
 #[test]
@@ -234,38 +193,23 @@ fn history_by_place_and_unknown_or_ambiguous_items() {
     ]);
     assert_eq!(h["text"], "port to Windows");
     assert_eq!(h["days"], json!([]));
-    let out = v
-        .test()
+    v.test()
         .args(["history", "no such thing at all"])
         .status(65)
-        .run()
-        .output;
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains("no open item matches \"no such thing at all\""),
-        "{err}"
-    );
+        .stderr_has("no open item matches \"no such thing at all\"")
+        .run();
     let v = weeks_vault().file(
         "projects/wrap-cli/actives/docs/todos.md",
         "- [ ] update the docs for route\n- [ ] update the docs for regen\n",
     );
-    let out = v
-        .test()
+    v.test()
         .args(["history", "update the docs"])
         .status(65)
-        .run()
-        .output;
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains("\"update the docs\" matches 2 open items"),
-        "{err}"
-    );
-    assert!(
-        err.contains(
-            "[wrap-cli] update the docs for route (projects/wrap-cli/actives/docs/todos.md:1)"
-        ),
-        "{err}"
-    );
+        .stderr_has("\"update the docs\" matches 2 open items")
+        .stderr_has(
+            "[wrap-cli] update the docs for route (projects/wrap-cli/actives/docs/todos.md:1)",
+        )
+        .run();
 }
 
 #[test]
@@ -275,26 +219,22 @@ fn history_by_id_and_vanished_id() {
     let id = list["items"][0]["id"].as_str().unwrap().to_string();
     let h = v.json(&["history", "--format", "json", &id]);
     assert_eq!(h["text"], list["items"][0]["text"]);
-    let out = v.test().args(["history", "zz22zz"]).status(65).run().output;
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("no open item has that ID"), "{err}");
+    v.test()
+        .args(["history", "zz22zz"])
+        .status(65)
+        .stderr_has("no open item has that ID")
+        .run();
 }
 
 #[test]
 fn an_out_of_range_zombie_days_is_a_data_error_not_a_panic() {
     let v = weeks_vault();
     for days in ["36501", "4294967295"] {
-        let o = v
-            .test()
+        v.test()
             .args(["stats", "--zombie-days", days])
             .status(65)
-            .run()
-            .output;
-        assert!(
-            crate::common::stderr(&o).contains("out of range: at most 36500"),
-            "{}",
-            crate::common::stderr(&o)
-        );
+            .stderr_has("out of range: at most 36500")
+            .run();
     }
     v.test().args(["stats", "--zombie-days", "36500"]).run();
 }

@@ -2,10 +2,10 @@
 //! of `projects.<p>.paths`, that project's goal and items first, then one
 //! line counting the rest; the character budget still holds.
 
-use crate::common::{Vault, run_limited};
+use crate::common::assert_has;
+use crate::common::{HANG_GUARD, Vault, run_limited};
 use serde_json::{Value, json};
 use std::path::Path;
-use std::time::Duration;
 
 fn vault() -> Vault {
     Vault::new()
@@ -27,7 +27,7 @@ fn context(v: &Vault, cwd: &Path, max: Option<usize>) -> String {
     }
     cmd.args(["hook", "session-start"]);
     let input = json!({"cwd": cwd, "source": "startup"}).to_string();
-    let (out, _) = run_limited(cmd, input.as_bytes(), Duration::from_secs(60), "hook");
+    let (out, _) = run_limited(cmd, input.as_bytes(), HANG_GUARD, "hook");
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&out.stdout).expect("hook JSON");
     v["hookSpecificOutput"]["additionalContext"]
@@ -80,12 +80,14 @@ fn a_configured_repository_path_names_the_project() {
         ),
     );
     let ctx = context(&v, &repo.path().join("src"), None);
-    assert!(
-        ctx.contains("Project wrap-cli (this session's working directory):"),
-        "{ctx}"
+    assert_has(
+        &ctx,
+        &[
+            "Project wrap-cli (this session's working directory):",
+            "- wrap-cli: ship the lock timeout",
+            "[wrap-cli] port to Windows",
+        ],
     );
-    assert!(ctx.contains("- wrap-cli: ship the lock timeout"), "{ctx}");
-    assert!(ctx.contains("[wrap-cli] port to Windows"), "{ctx}");
     assert!(
         ctx.ends_with("Other projects: 3 open (infra 2, untagged 1)."),
         "{ctx}"
@@ -104,8 +106,10 @@ fn outside_any_project_the_summary_lists_every_project() {
     let v = vault();
     let ctx = context(&v, v.path(), None);
     assert!(!ctx.contains("this session's working directory"), "{ctx}");
-    assert!(ctx.contains("- infra: quiet nights"), "{ctx}");
-    assert!(ctx.contains("- wrap-cli: ship the lock timeout"), "{ctx}");
+    assert_has(
+        &ctx,
+        &["- infra: quiet nights", "- wrap-cli: ship the lock timeout"],
+    );
     assert!(!ctx.contains("Other projects"), "{ctx}");
 }
 

@@ -22,11 +22,7 @@ fn audit_fixture(name: &str) -> Value {
         .args(["--today", "2026-05-06", "audit", "--format", "json"])
         .output()
         .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_status(&out, 0, name);
     let r: Value = serde_json::from_slice(&out.stdout).expect("json");
     check_accounting(&r);
     r

@@ -177,8 +177,10 @@ fn status_markers_in_progress_flagged_and_open_variants() {
         .args(["--today", "2026-05-06", "regen", "-q"])
         .run();
     let text = v.read("ACTIVE-STATUS.md");
-    assert!(text.contains("half done · *in progress*"), "{text}");
-    assert!(text.contains("flagged one · ⚑ flagged"), "{text}");
+    assert_has(
+        &text,
+        &["half done · *in progress*", "flagged one · ⚑ flagged"],
+    );
 }
 
 #[test]
@@ -373,8 +375,10 @@ fn items_waiting_for_an_open_item_are_blocked() {
         .assert()
         .success();
     let dash = v.read("ACTIVE-STATUS.md");
-    assert!(dash.contains("**Blocked**: build the walls ("), "{dash}");
-    assert!(dash.contains("waits for found)"), "{dash}");
+    assert_has(
+        &dash,
+        &["**Blocked**: build the walls (", "waits for found)"],
+    );
 }
 
 /// An item both deferred and blocked is set aside once, as deferred; the
@@ -667,6 +671,8 @@ fn the_status_map_is_configurable() {
     assert_eq!(r["audit"]["non_task"], 1);
     let out = v.cmd().arg("config").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("status.open = \" ?<b\""), "{text}");
-    assert!(text.contains("status.in_progress = \"/~^.oO\""), "{text}");
+    assert_has(
+        &text,
+        &["status.open = \" ?<b\"", "status.in_progress = \"/~^.oO\""],
+    );
 }

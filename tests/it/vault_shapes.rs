@@ -373,35 +373,25 @@ fn done_markers_of_real_vaults_close_items() {
 
 #[test]
 fn an_extra_list_adds_to_the_default_phrases() {
+    let parking = md(&[
+        "## Parking lot",
+        "- [ ] tidy the garage",
+        "## Next",
+        "- [ ] call the bank",
+    ]);
     let v = Vault::new()
         .file(
             ".agents/active-status.toml",
             "[headings]\nnext_extra = [\"Parking lot\"]\n",
         )
-        .file(
-            J,
-            md(&[
-                "## Parking lot",
-                "- [ ] tidy the garage",
-                "## Next",
-                "- [ ] call the bank",
-            ]),
-        );
+        .file(J, &parking);
     assert_eq!(v.open_texts(), vec!["tidy the garage", "call the bank"]);
     let v = Vault::new()
         .file(
             ".agents/active-status.toml",
             "[headings]\nnext = [\"Parking lot\"]\n",
         )
-        .file(
-            J,
-            md(&[
-                "## Parking lot",
-                "- [ ] tidy the garage",
-                "## Next",
-                "- [ ] call the bank",
-            ]),
-        );
+        .file(J, &parking);
     assert_eq!(v.open_texts(), vec!["tidy the garage"]);
 }
 

@@ -136,6 +136,11 @@ impl Vault {
         run_limited(cmd, b"", HANG_GUARD, &format!("{args:?}")).0
     }
 
+    /// Runs a command that must succeed (see `Test`) and returns its stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        self.test().args(args).run().stdout()
+    }
+
     /// Every file of the vault with its bytes, sorted by path (the lock
     /// folder left out).
     pub fn snapshot(&self) -> Vec<(String, Vec<u8>)> {
@@ -312,4 +317,46 @@ pub fn stdout(out: &std::process::Output) -> String {
 /// A process's stderr as text (lossy).
 pub fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Fails unless `text` contains every one of `fragments`, naming the first
+/// missing one and showing the text.
+#[track_caller]
+pub fn assert_has(text: &str, fragments: &[&str]) {
+    for f in fragments {
+        assert!(text.contains(f), "{f:?} missing from:\n{text}");
+    }
+}
+
+/// Fails if `text` contains any of `fragments`, naming it and showing the
+/// text.
+#[track_caller]
+pub fn assert_lacks(text: &str, fragments: &[&str]) {
+    for f in fragments {
+        assert!(!text.contains(f), "{f:?} present in:\n{text}");
+    }
+}
+
+/// A file `name` holding `content` in a fresh temporary folder outside any
+/// vault: the folder (keep it alive while the file is used) and the file.
+pub fn outside_file(name: &str, content: impl AsRef<[u8]>) -> (TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("outside-")
+        .tempdir()
+        .expect("tempdir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, content).expect("write a file outside the vault");
+    (dir, path)
+}
+
+/// The line of `config`'s output `shown` that sets `key`
+/// (`key = value  # origin`); fails, showing the output, when there is none.
+#[track_caller]
+pub fn config_line(shown: &str, key: &str) -> String {
+    let start = format!("{key} = ");
+    shown
+        .lines()
+        .find(|l| l.starts_with(&start))
+        .unwrap_or_else(|| panic!("no `{key}` line:\n{shown}"))
+        .to_string()
 }

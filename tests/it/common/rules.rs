@@ -153,3 +153,30 @@ pub fn string(v: &Value) -> String {
 pub fn count(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
 }
+
+/// The object of the JSON array `list` whose field `field` is `value`
+/// (fails, showing the list, when there is none).
+#[track_caller]
+pub fn find<'a>(list: &'a Value, field: &str, value: &str) -> &'a Value {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .find(|o| o[field] == value)
+        .unwrap_or_else(|| panic!("no {field} {value:?} in {list}"))
+}
+
+/// The ID of the open item `text` of a `list --format json` report.
+#[track_caller]
+pub fn id_in(list: &Value, text: &str) -> String {
+    string(&find(&list["items"], "text", text)["id"])
+}
+
+/// A vault with project `p` and, for each `(date, body)`, a journal file of
+/// that date with one session of `p` holding `body` (see `journal`).
+pub fn journals(days: &[(&str, &[&str])]) -> Vault {
+    let v = Vault::new().project("p");
+    for (date, body) in days {
+        journal(&v, date, body);
+    }
+    v
+}

@@ -105,7 +105,7 @@ pub struct Test<'v> {
     vault: Held<'v>,
     args: Vec<OsString>,
     stdin: Vec<u8>,
-    env: Vec<(OsString, OsString)>,
+    env: Vec<(OsString, Option<OsString>)>,
     dir: Option<PathBuf>,
     root: bool,
     status: Option<i32>,
@@ -131,6 +131,11 @@ impl Vault {
     /// A `Test` against this vault (the vault outlives the run).
     pub fn test(&self) -> Test<'_> {
         Test::on(Held::Borrowed(self))
+    }
+
+    /// A `Test` that takes this vault over (one run on a vault built for it).
+    pub fn into_test(self) -> Test<'static> {
+        Test::on(Held::Owned(self))
     }
 }
 
@@ -192,7 +197,13 @@ impl<'v> Test<'v> {
     /// Sets a variable on top of the clean environment of `Vault::cmd`.
     pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Self {
         self.env
-            .push((key.as_ref().to_owned(), value.as_ref().to_owned()));
+            .push((key.as_ref().to_owned(), Some(value.as_ref().to_owned())));
+        self
+    }
+
+    /// Removes a variable of the caller's environment for the run.
+    pub fn env_remove(mut self, key: impl AsRef<OsStr>) -> Self {
+        self.env.push((key.as_ref().to_owned(), None));
         self
     }
 
@@ -247,7 +258,10 @@ impl<'v> Test<'v> {
         let mut cmd = v.std_cmd(self.root);
         cmd.args(&self.args);
         for (k, val) in &self.env {
-            cmd.env(k, val);
+            match val {
+                Some(val) => cmd.env(k, val),
+                None => cmd.env_remove(k),
+            };
         }
         if let Some(dir) = &self.dir {
             cmd.current_dir(dir);
