@@ -676,7 +676,7 @@ fn indent_of(line: &str) -> usize {
 
 /// A Logseq/org drawer's opening line (`:LOGBOOK:`, `:AGENDA:`,
 /// `:PROPERTIES:`): a word of capitals and `_` between colons.
-fn opens_drawer(t: &str) -> bool {
+pub(super) fn opens_drawer(t: &str) -> bool {
     t.len() > 2
         && t != ":END:"
         && t.strip_prefix(':')
