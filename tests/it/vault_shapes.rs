@@ -235,6 +235,22 @@ fn icon_shortcodes_do_not_hide_a_heading_role() {
 }
 
 #[test]
+fn an_item_of_nothing_but_tags_is_a_placeholder() {
+    let v = Vault::new().file(
+        J,
+        md(&[
+            "## Next actions",
+            "- [ ] #project/[name]",
+            "- [ ] #waiting #someday",
+            "- [ ] #42",
+            "- [ ] Mend the fence #garden",
+        ]),
+    );
+    assert_eq!(v.open_texts(), vec!["#42", "Mend the fence"]);
+    assert_eq!(v.report()["audit"]["non_task"], 2);
+}
+
+#[test]
 fn a_heading_can_be_a_follow_up() {
     assert_eq!(
         texts_of(&[
