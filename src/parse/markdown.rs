@@ -593,6 +593,13 @@ fn entry_from_text(
     if text.is_empty() {
         return None;
     }
+    // Nothing but tags (a template's `- [ ] #waiting`): a placeholder,
+    // counted as a non-task.
+    let check = if only_tags(&text) {
+        Check::NonTask
+    } else {
+        check
+    };
     Some(Entry {
         line,
         check,
@@ -605,6 +612,15 @@ fn entry_from_text(
         role,
         session,
         parent: None,
+    })
+}
+
+/// Whether every word of `text` is a tag: `#`, then something that is not
+/// only digits (`#12` names an issue, not a tag).
+fn only_tags(text: &str) -> bool {
+    text.split_whitespace().all(|w| {
+        w.strip_prefix('#')
+            .is_some_and(|t| t.chars().any(|c| !c.is_ascii_digit() && c != '#'))
     })
 }
 
@@ -676,7 +692,7 @@ fn indent_of(line: &str) -> usize {
 
 /// A Logseq/org drawer's opening line (`:LOGBOOK:`, `:AGENDA:`,
 /// `:PROPERTIES:`): a word of capitals and `_` between colons.
-fn opens_drawer(t: &str) -> bool {
+pub(super) fn opens_drawer(t: &str) -> bool {
     t.len() > 2
         && t != ":END:"
         && t.strip_prefix(':')

@@ -83,6 +83,51 @@ fn logseq_drawers_and_date_lines_are_not_task_text() {
 }
 
 #[test]
+fn a_logged_state_line_in_a_drawer_does_not_split_the_task() {
+    let items = items_of(&[
+        "- LATER Water the ferns",
+        "  :LOGBOOK:",
+        "  * State \"DONE\" from \"LATER\" [2026-05-01 Fri 09:00]",
+        "  - a stray dash line",
+        "  CLOCK: [2026-05-01 Fri 09:00]--[2026-05-01 Fri 09:05] =>  00:05:00",
+        "  :END:",
+        "  SCHEDULED: <2026-05-04 Mon .+1w>",
+        "- TODO Oil the hinges",
+    ]);
+    let mut got: Vec<(String, Value)> = items
+        .iter()
+        .map(|i| {
+            (
+                i["text"].as_str().unwrap().to_string(),
+                i["scheduled"].clone(),
+            )
+        })
+        .collect();
+    got.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        got,
+        vec![
+            ("Oil the hinges".to_string(), Value::Null),
+            ("Water the ferns".to_string(), Value::from("2026-05-04")),
+        ]
+    );
+}
+
+#[test]
+fn an_empty_logseq_block_does_not_make_the_task_above_a_heading() {
+    assert_eq!(
+        texts_of(&[
+            "- LATER Sharpen the chisels",
+            "\t-",
+            "\t- # Notes on steel",
+            "- TODO Sweep the workshop",
+            "  -",
+        ]),
+        vec!["Sharpen the chisels", "Sweep the workshop"]
+    );
+}
+
+#[test]
 fn logseq_date_lines_become_dates() {
     let items = items_of(&[
         "- TODO Renew the passport",
@@ -187,6 +232,22 @@ fn icon_shortcodes_do_not_hide_a_heading_role() {
         ]),
         vec!["Ask for the access key"]
     );
+}
+
+#[test]
+fn an_item_of_nothing_but_tags_is_a_placeholder() {
+    let v = Vault::new().file(
+        J,
+        md(&[
+            "## Next actions",
+            "- [ ] #project/[name]",
+            "- [ ] #waiting #someday",
+            "- [ ] #42",
+            "- [ ] Mend the fence #garden",
+        ]),
+    );
+    assert_eq!(v.open_texts(), vec!["#42", "Mend the fence"]);
+    assert_eq!(v.report()["audit"]["non_task"], 2);
 }
 
 #[test]
