@@ -221,13 +221,13 @@ fn signals_of_another_project_do_not_resolve_untagged_signals_do() {
 fn fuzzy_duplicates_across_sources_merge_into_one_cluster() {
     let v = Vault::new()
         .project("p")
-        .file(
+        .md(
             "projects/p/todos.md",
-            md(&["## Next", "- [ ] add a lock timeout"]),
+            &["## Next", "- [ ] add a lock timeout"],
         )
-        .file(
+        .md(
             "projects/p/actives/t/todos.md",
-            md(&["# t", "- [ ] add lock timeout!"]),
+            &["# t", "- [ ] add lock timeout!"],
         );
     journal(&v, "2026-05-04", &["### Next", "- [ ] add lock timeout"]);
     journal(
@@ -262,13 +262,13 @@ fn same_text_in_two_projects_stays_two_clusters() {
     let v = Vault::new()
         .project("a")
         .project("b")
-        .file(
+        .md(
             "projects/a/todos.md",
-            md(&["## Next", "- [ ] bump dependencies"]),
+            &["## Next", "- [ ] bump dependencies"],
         )
-        .file(
+        .md(
             "projects/b/todos.md",
-            md(&["## Next", "- [ ] bump dependencies"]),
+            &["## Next", "- [ ] bump dependencies"],
         );
     let r = audit_counts(&v, (2, 0, 0, 2));
     assert_eq!(
@@ -287,14 +287,14 @@ fn untagged_cluster_takes_project_of_first_tagged_member() {
     let v = Vault::new()
         .project("p")
         .project("q")
-        .file(J6, md(&["### Next", "- [ ] rotate the api keys"]))
-        .file(
+        .md(J6, &["### Next", "- [ ] rotate the api keys"])
+        .md(
             "projects/q/actives/t/todos.md",
-            md(&["- [ ] rotate the api keys"]),
+            &["- [ ] rotate the api keys"],
         )
-        .file(
+        .md(
             "projects/p/todos.md",
-            md(&["## Next", "- [ ] rotate the api keys"]),
+            &["## Next", "- [ ] rotate the api keys"],
         );
     let r = audit_counts(&v, (3, 0, 1, 2));
     assert_eq!(
@@ -396,37 +396,28 @@ fn rank_order_is_tier_then_date_then_path_then_line() {
     let v = Vault::new()
         .project("p")
         .project("q")
-        .file(
-            "projects/q/todos.md",
-            md(&["## Next", "- [ ] project q item"]),
-        )
-        .file(
-            "projects/p/todos.md",
-            md(&["## Next", "- [ ] project p item"]),
-        )
-        .file(
+        .md("projects/q/todos.md", &["## Next", "- [ ] project q item"])
+        .md("projects/p/todos.md", &["## Next", "- [ ] project p item"])
+        .md(
             "projects/p/PROGRESS.md",
-            md(&["## Next Session", "- [ ] progress item"]),
+            &["## Next Session", "- [ ] progress item"],
         )
-        .file(
-            "projects/p/actives/b/todos.md",
-            md(&["- [ ] active b item"]),
-        )
-        .file(
+        .md("projects/p/actives/b/todos.md", &["- [ ] active b item"])
+        .md(
             "projects/p/actives/a/todos.md",
-            md(&["- [ ] active a first", "- [ ] active a second"]),
+            &["- [ ] active a first", "- [ ] active a second"],
         )
-        .file(
+        .md(
             ".agents/inbox/2026-05-06T09-00-00-aaaa0000.md",
-            md(&["### Next (captured)", "- [ ] (p) captured today"]),
+            &["### Next (captured)", "- [ ] (p) captured today"],
         )
-        .file(
+        .md(
             ".agents/inbox/2026-05-05T09-00-00-bbbb0000.md",
-            md(&["### Next (captured)", "- [ ] (p) captured yesterday"]),
+            &["### Next (captured)", "- [ ] (p) captured yesterday"],
         )
-        .file(
+        .md(
             ".agents/inbox/2026-05-03T09-00-00-cccc0000.md",
-            md(&["### Next (captured)", "- [ ] (p) captured older"]),
+            &["### Next (captured)", "- [ ] (p) captured older"],
         );
     journal(&v, "2026-05-06", &["### Next", "- [ ] today item"]);
     journal(&v, "2026-05-05", &["### Next", "- [ ] yesterday journal"]);
@@ -494,10 +485,9 @@ fn cap_splits_priorities_and_overflow() {
 
 #[test]
 fn as_of_is_the_latest_journal_or_inbox_date() {
-    let v = Vault::new().project("p").file(
-        "projects/p/todos.md",
-        md(&["## Next", "- [ ] undated item"]),
-    );
+    let v = Vault::new()
+        .project("p")
+        .md("projects/p/todos.md", &["## Next", "- [ ] undated item"]);
     let r = audit(&v);
     assert_eq!(r["as_of"], Value::Null);
     assert_eq!(

@@ -421,9 +421,9 @@ fn explicit_tag_beats_path_and_session_and_is_lower_cased() {
     let v = Vault::new()
         .project("a")
         .project("b")
-        .file(
+        .md(
             "projects/a/todos.md",
-            md(&["## Next", "- [ ] (b) tagged for b", "- [ ] path gives a"]),
+            &["## Next", "- [ ] (b) tagged for b", "- [ ] path gives a"],
         )
         .file(
             J6,
@@ -567,9 +567,9 @@ fn inbox_project_comment_tags_captured_items() {
                 "- [ ] captured thing",
             ]),
         )
-        .file(
+        .md(
             ".agents/inbox/2026-05-06T11-00-00-ffff0000.md",
-            md(&["### Next (captured)", "- [ ] untagged capture"]),
+            &["### Next (captured)", "- [ ] untagged capture"],
         );
     let r = audit_rows(
         &v,
@@ -647,10 +647,7 @@ fn file_with_nul_byte_is_skipped_with_a_warning() {
     let v = Vault::new()
         .project("p")
         .file("projects/p/todos.md", b"## Next\n- [ ] hidden by nul\0\n")
-        .file(
-            "projects/p/PROGRESS.md",
-            md(&["## Next", "- [ ] still read"]),
-        );
+        .md("projects/p/PROGRESS.md", &["## Next", "- [ ] still read"]);
     let r = audit_counts(&v, (1, 0, 0, 1));
     assert_eq!(prio(&r), vec!["still read"]);
     assert_eq!(
@@ -665,13 +662,13 @@ fn file_with_nul_byte_is_skipped_with_a_warning() {
 fn undated_journal_file_is_skipped_with_a_warning_nested_dated_file_is_read() {
     let v = Vault::new()
         .project("p")
-        .file(
+        .md(
             "journal/notes.md",
-            md(&["## Session: s (p)", "### Next", "- [ ] in undated file"]),
+            &["## Session: s (p)", "### Next", "- [ ] in undated file"],
         )
-        .file(
+        .md(
             "journal/2026/05/2026-05-06-standup.md",
-            md(&["## Session: s (p)", "### Next", "- [ ] in nested file"]),
+            &["## Session: s (p)", "### Next", "- [ ] in nested file"],
         );
     let r = audit_rows(&v, &[row("in nested file", Some("p"), "today", 3)]);
     assert_eq!(

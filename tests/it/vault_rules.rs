@@ -241,7 +241,7 @@ fn forwarded_items_resolve_when_a_twin_is_open_elsewhere() {
                 "- [>] call the landlord",
             ]),
         )
-        .file(J6, md(&["## Next", "- [ ] move the server"]));
+        .md(J6, &["## Next", "- [ ] move the server"]);
     let r = audit_on(&v, "2026-05-06");
     assert_eq!(prio(&r), vec!["move the server", "call the landlord"]);
     // collected 3 = open 2 + resolved 1 (the forwarded copy) + merged 0
@@ -424,17 +424,14 @@ fn an_item_deferred_and_blocked_counts_as_deferred_and_the_cap_comes_after() {
 #[test]
 fn journals_folders_and_dated_name_styles() {
     let v = Vault::new()
-        .file("journal/2026-05-01.md", md(&["## Next", "- [ ] dashed"]))
-        .file("journals/2026_05_02.md", md(&["## Next", "- [ ] logseq"]))
-        .file(
+        .md("journal/2026-05-01.md", &["## Next", "- [ ] dashed"])
+        .md("journals/2026_05_02.md", &["## Next", "- [ ] logseq"])
+        .md(
             "journal/daily.journal.2026.05.03.md",
-            md(&["## Next", "- [ ] dendron"]),
+            &["## Next", "- [ ] dendron"],
         )
-        .file(
-            "journal/20260504.markdown",
-            md(&["## Next", "- [ ] compact"]),
-        )
-        .file("journal/2026.05.05md", md(&["## Next", "- [ ] no dot"]));
+        .md("journal/20260504.markdown", &["## Next", "- [ ] compact"])
+        .md("journal/2026.05.05md", &["## Next", "- [ ] no dot"]);
     let r = audit_on(&v, "2026-05-06");
     assert_eq!(r["as_of"], "2026-05-04");
     assert_eq!(prio(&r), vec!["compact", "dendron", "logseq", "dashed"]);
@@ -513,7 +510,7 @@ fn front_matter_can_exclude_a_file() {
             "journal/2026-05-05.md",
             "---\ntodo_exclude: true\n---\n## Next\n- [ ] hidden too\n",
         )
-        .file("journal/2026-05-04.md", md(&["## Next", "- [ ] shown"]));
+        .md("journal/2026-05-04.md", &["## Next", "- [ ] shown"]);
     let r = audit_on(&v, "2026-05-06");
     assert_eq!(prio(&r), vec!["shown"]);
     assert_eq!(r["audit"]["excluded_files"], 2);
@@ -612,11 +609,8 @@ fn missing_configured_folders_and_an_empty_vault_are_warned() {
 #[test]
 fn a_future_journal_is_not_today_and_its_items_are_deferred() {
     let v = Vault::new()
-        .file("journal/2026-05-06.md", md(&["## Next", "- [ ] today's"]))
-        .file(
-            "journal/2026-05-09.md",
-            md(&["## Next", "- [ ] written ahead"]),
-        );
+        .md("journal/2026-05-06.md", &["## Next", "- [ ] today's"])
+        .md("journal/2026-05-09.md", &["## Next", "- [ ] written ahead"]);
     let r = audit_on(&v, "2026-05-06");
     assert_eq!(r["as_of"], "2026-05-06");
     assert_eq!(prio(&r), vec!["today's"]);

@@ -199,3 +199,10 @@ pub fn audit_rows(v: &Vault, expected: &[(String, Option<String>, String, u64)])
     assert_eq!(rows(&r), expected, "{}", r["priorities"]);
     r
 }
+
+impl Vault {
+    /// Adds the file `rel` holding `lines` (see `md`).
+    pub fn md(self, rel: &str, lines: &[&str]) -> Self {
+        self.file(rel, md(lines))
+    }
+}
