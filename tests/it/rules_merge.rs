@@ -503,16 +503,15 @@ fn as_of_is_the_latest_journal_or_inbox_date() {
         ".agents/inbox/2026-05-07T08-00-00-abcdabcd.md",
         md(&["### Next (captured)", "- [ ] (p) inbox item"]),
     );
-    let r = audit(&v);
-    assert_eq!(r["as_of"], "2026-05-07");
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_rows(
+        &v,
+        &[
             row("inbox item", Some("p"), "captured", 2),
             row("undated item", Some("p"), "project", 2),
             row("journal item", Some("p"), "carried", 3),
-        ]
+        ],
     );
+    assert_eq!(r["as_of"], "2026-05-07");
     assert_eq!(r["priorities"][2]["age_days"], 3);
 }
 

@@ -15,6 +15,15 @@ fn audit_on(v: &Vault, today: &str) -> Value {
     r
 }
 
+/// `audit_on(v, today)`, checked to list exactly `expected` as its
+/// priorities (`row(..)` each).
+#[track_caller]
+fn rows_on(v: &Vault, today: &str, expected: &[(String, Option<String>, String, u64)]) -> Value {
+    let r = audit_on(v, today);
+    assert_eq!(rows(&r), expected, "{}", r["priorities"]);
+    r
+}
+
 fn field<'a>(r: &'a Value, list: &str, text: &str) -> &'a Value {
     r[list]
         .as_array()
@@ -457,13 +466,13 @@ fn a_journal_outline_without_headings_is_read_whole() {
             "- plain note",
         ]),
     );
-    let r = audit_on(&v, "2026-05-06");
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = rows_on(
+        &v,
+        "2026-05-06",
+        &[
             row("send the notes", None, "today", 2),
             row("review the draft", None, "today", 4),
-        ]
+        ],
     );
     assert_eq!(
         r["audit"]["read_whole"],
@@ -531,15 +540,15 @@ fn a_leading_parenthesis_is_a_tag_only_when_it_names_a_known_project() {
             "- [ ] (web) known from the session heading",
         ]),
     );
-    let r = audit_on(&v, "2026-05-06");
-    assert_eq!(
-        rows(&r),
-        vec![
+    rows_on(
+        &v,
+        "2026-05-06",
+        &[
             row("(Optional) add dark mode", Some("web"), "today", 3),
             row("(WIP) refactor", Some("web"), "today", 4),
             row("known folder", Some("api"), "today", 5),
             row("known from the session heading", Some("web"), "today", 6),
-        ]
+        ],
     );
 }
 
@@ -549,14 +558,14 @@ fn tab_indented_items_get_their_own_lines() {
         J6,
         "## Next\n- [ ] parent\n\t- [ ] child\n\t\t- [ ] grandchild\n",
     );
-    let r = audit_on(&v, "2026-05-06");
-    assert_eq!(
-        rows(&r),
-        vec![
+    rows_on(
+        &v,
+        "2026-05-06",
+        &[
             row("parent", None, "today", 2),
             row("child", None, "today", 3),
             row("grandchild", None, "today", 4),
-        ]
+        ],
     );
 }
 
@@ -633,13 +642,13 @@ fn a_future_journal_is_not_today_and_its_items_are_deferred() {
 #[test]
 fn bare_cr_files_are_read_as_lines() {
     let v = Vault::new().file(J6, "## Next\r- [ ] first\r- [ ] second\r");
-    let r = audit_on(&v, "2026-05-06");
-    assert_eq!(
-        rows(&r),
-        vec![
+    rows_on(
+        &v,
+        "2026-05-06",
+        &[
             row("first", None, "today", 2),
-            row("second", None, "today", 3)
-        ]
+            row("second", None, "today", 3),
+        ],
     );
 }
 
