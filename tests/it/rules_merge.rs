@@ -29,9 +29,8 @@ fn later_done_resolves_earlier_next() {
     journal(&v, "2026-05-02", &["### Next", "- [ ] ship release notes"]);
     // The signal matches fuzzily (§4), like any other comparison.
     journal(&v, "2026-05-03", &["### Done", "- [x] Ship release notes."]);
-    let r = audit(&v);
+    let r = audit_counts(&v, (1, 1, 0, 0));
     assert_eq!(prio(&r), Vec::<String>::new());
-    assert_eq!(counts(&r), (1, 1, 0, 0));
 }
 
 #[test]
@@ -47,8 +46,7 @@ fn same_day_done_resolves_next() {
             "- ship release notes",
         ],
     );
-    let r = audit(&v);
-    assert_eq!(counts(&r), (1, 1, 0, 0));
+    audit_counts(&v, (1, 1, 0, 0));
 }
 
 #[test]
@@ -78,20 +76,15 @@ fn each_item_is_closed_by_its_best_entry_in_time() {
         "2026-05-09",
         &["### Done", "- [x] rotate the signin keys"],
     );
-    let r = audit(&v);
-    assert_eq!(counts(&r), (2, 2, 0, 0));
-    let closers: Vec<(String, String, f64)> = r["resolutions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| {
-            (
-                x["path"].as_str().unwrap().to_string(),
-                x["closed_by"]["path"].as_str().unwrap().to_string(),
-                x["similarity"].as_f64().unwrap(),
-            )
-        })
-        .collect();
+    let r = audit_counts(&v, (2, 2, 0, 0));
+    let closers = each(&r["resolutions"], |x| {
+        let similarity = x["similarity"].as_f64().expect("similarity");
+        (
+            string(&x["path"]),
+            string(&x["closed_by"]["path"]),
+            similarity,
+        )
+    });
     assert_eq!(closers.len(), 2);
     assert_eq!(
         (closers[0].0.as_str(), closers[0].1.as_str(), closers[0].2),
@@ -109,12 +102,11 @@ fn earlier_done_does_not_resolve_later_next() {
     let v = Vault::new().project("p");
     journal(&v, "2026-05-01", &["### Done", "- [x] ship release notes"]);
     journal(&v, "2026-05-03", &["### Next", "- [ ] ship release notes"]);
-    let r = audit(&v);
+    let r = audit_counts(&v, (1, 0, 0, 1));
     assert_eq!(
         rows(&r),
         vec![row("ship release notes", Some("p"), "today", 3)]
     );
-    assert_eq!(counts(&r), (1, 0, 0, 1));
 }
 
 #[test]
@@ -130,9 +122,8 @@ fn undated_checked_item_resolves_dated_journal_item_and_vice_versa() {
     );
     journal(&v, "2026-05-06", &["### Next", "- [ ] tidy the changelog"]);
     journal(&v, "2026-05-01", &["### Done", "- prune stale branches"]);
-    let r = audit(&v);
+    let r = audit_counts(&v, (2, 2, 0, 0));
     assert_eq!(prio(&r), Vec::<String>::new());
-    assert_eq!(counts(&r), (2, 2, 0, 0));
 }
 
 #[test]
@@ -144,9 +135,8 @@ fn checked_item_under_next_in_a_journal_resolves() {
         &["### Next", "- [ ] tidy the changelog", "- [ ] keep me"],
     );
     journal(&v, "2026-05-06", &["### Next", "- [x] tidy the changelog"]);
-    let r = audit(&v);
+    let r = audit_counts(&v, (2, 1, 0, 1));
     assert_eq!(rows(&r), vec![row("keep me", Some("p"), "carried", 4)]);
-    assert_eq!(counts(&r), (2, 1, 0, 1));
 }
 
 #[test]
@@ -179,11 +169,10 @@ fn every_item_under_done_headings_resolves() {
             "- echo korean",
         ],
     );
-    let r = audit(&v);
+    let r = audit_counts(&v, (7, 4, 1, 2));
     // Every item under a done heading resolves, except an unticked box: the
     // box wins over the heading, so `alpha` is open again (and merges).
     assert_eq!(prio(&r), vec!["alpha unchecked", "foxtrot stays"]);
-    assert_eq!(counts(&r), (7, 4, 1, 2));
 }
 
 #[test]
@@ -216,7 +205,7 @@ fn signals_of_another_project_do_not_resolve_untagged_signals_do() {
             "- update changelog",
         ]),
     );
-    let r = audit(&v);
+    let r = audit_counts(&v, (4, 2, 0, 2));
     assert_eq!(
         rows(&r),
         vec![
@@ -224,7 +213,6 @@ fn signals_of_another_project_do_not_resolve_untagged_signals_do() {
             row("prune old tags", Some("a"), "carried", 10),
         ]
     );
-    assert_eq!(counts(&r), (4, 2, 0, 2));
 }
 
 // ------------------------------------------------------------------ dedup
@@ -233,13 +221,13 @@ fn signals_of_another_project_do_not_resolve_untagged_signals_do() {
 fn fuzzy_duplicates_across_sources_merge_into_one_cluster() {
     let v = Vault::new()
         .project("p")
-        .file(
+        .md(
             "projects/p/todos.md",
-            md(&["## Next", "- [ ] add a lock timeout"]),
+            &["## Next", "- [ ] add a lock timeout"],
         )
-        .file(
+        .md(
             "projects/p/actives/t/todos.md",
-            md(&["# t", "- [ ] add lock timeout!"]),
+            &["# t", "- [ ] add lock timeout!"],
         );
     journal(&v, "2026-05-04", &["### Next", "- [ ] add lock timeout"]);
     journal(
@@ -247,7 +235,7 @@ fn fuzzy_duplicates_across_sources_merge_into_one_cluster() {
         "2026-05-06",
         &["### Next", "- [ ] other work", "- [ ] Add lock timeout."],
     );
-    let r = audit(&v);
+    let r = audit_counts(&v, (5, 0, 3, 2));
     assert_eq!(prio(&r), vec!["other work", "Add lock timeout."]);
     assert_eq!(
         r["priorities"][1],
@@ -267,7 +255,6 @@ fn fuzzy_duplicates_across_sources_merge_into_one_cluster() {
             "done_on": null, "overdue": false, "deferred_until": null, "blocked_by": [],
         })
     );
-    assert_eq!(counts(&r), (5, 0, 3, 2));
 }
 
 #[test]
@@ -275,15 +262,15 @@ fn same_text_in_two_projects_stays_two_clusters() {
     let v = Vault::new()
         .project("a")
         .project("b")
-        .file(
+        .md(
             "projects/a/todos.md",
-            md(&["## Next", "- [ ] bump dependencies"]),
+            &["## Next", "- [ ] bump dependencies"],
         )
-        .file(
+        .md(
             "projects/b/todos.md",
-            md(&["## Next", "- [ ] bump dependencies"]),
+            &["## Next", "- [ ] bump dependencies"],
         );
-    let r = audit(&v);
+    let r = audit_counts(&v, (2, 0, 0, 2));
     assert_eq!(
         rows(&r),
         vec![
@@ -291,7 +278,6 @@ fn same_text_in_two_projects_stays_two_clusters() {
             row("bump dependencies", Some("b"), "project", 2)
         ]
     );
-    assert_eq!(counts(&r), (2, 0, 0, 2));
 }
 
 #[test]
@@ -301,16 +287,16 @@ fn untagged_cluster_takes_project_of_first_tagged_member() {
     let v = Vault::new()
         .project("p")
         .project("q")
-        .file(J6, md(&["### Next", "- [ ] rotate the api keys"]))
-        .file(
+        .md(J6, &["### Next", "- [ ] rotate the api keys"])
+        .md(
             "projects/q/actives/t/todos.md",
-            md(&["- [ ] rotate the api keys"]),
+            &["- [ ] rotate the api keys"],
         )
-        .file(
+        .md(
             "projects/p/todos.md",
-            md(&["## Next", "- [ ] rotate the api keys"]),
+            &["## Next", "- [ ] rotate the api keys"],
         );
-    let r = audit(&v);
+    let r = audit_counts(&v, (3, 0, 1, 2));
     assert_eq!(
         rows(&r),
         vec![
@@ -331,7 +317,6 @@ fn untagged_cluster_takes_project_of_first_tagged_member() {
         r["audit"]["untagged_warnings"],
         json!([{"path": J6, "line": 2, "text": "rotate the api keys", "reason": "no-session"}])
     );
-    assert_eq!(counts(&r), (3, 0, 1, 2));
 }
 
 #[test]
@@ -346,7 +331,7 @@ fn texts_below_threshold_stay_separate_above_merge() {
             "- [ ] rename the config reader",
         ]),
     );
-    let r = audit(&v);
+    let r = audit_counts(&v, (4, 0, 1, 3));
     // Kept apart by the key, but sharing most content words: the second
     // is asked about in review rather than listed.
     assert_eq!(
@@ -359,7 +344,6 @@ fn texts_below_threshold_stay_separate_above_merge() {
         seen_in(&r["priorities"][1]),
         vec![at("projects/p/todos.md", 4), at("projects/p/todos.md", 5)]
     );
-    assert_eq!(counts(&r), (4, 0, 1, 3));
 }
 
 #[test]
@@ -392,7 +376,7 @@ fn normalization_makes_marked_up_texts_match() {
             "projects/p/todos.md",
             format!("## Next\n{}\n", project_lines.join("\n")),
         );
-    let r = audit(&v);
+    let r = audit_counts(&v, (16, 0, 8, 8));
     let expected: Vec<&str> = pairs.iter().map(|(a, _)| *a).collect();
     assert_eq!(prio(&r), expected);
     for (i, item) in r["priorities"].as_array().unwrap().iter().enumerate() {
@@ -403,7 +387,6 @@ fn normalization_makes_marked_up_texts_match() {
             "{item}"
         );
     }
-    assert_eq!(counts(&r), (16, 0, 8, 8));
 }
 
 // ------------------------------------------------------------------- rank
@@ -413,37 +396,28 @@ fn rank_order_is_tier_then_date_then_path_then_line() {
     let v = Vault::new()
         .project("p")
         .project("q")
-        .file(
-            "projects/q/todos.md",
-            md(&["## Next", "- [ ] project q item"]),
-        )
-        .file(
-            "projects/p/todos.md",
-            md(&["## Next", "- [ ] project p item"]),
-        )
-        .file(
+        .md("projects/q/todos.md", &["## Next", "- [ ] project q item"])
+        .md("projects/p/todos.md", &["## Next", "- [ ] project p item"])
+        .md(
             "projects/p/PROGRESS.md",
-            md(&["## Next Session", "- [ ] progress item"]),
+            &["## Next Session", "- [ ] progress item"],
         )
-        .file(
-            "projects/p/actives/b/todos.md",
-            md(&["- [ ] active b item"]),
-        )
-        .file(
+        .md("projects/p/actives/b/todos.md", &["- [ ] active b item"])
+        .md(
             "projects/p/actives/a/todos.md",
-            md(&["- [ ] active a first", "- [ ] active a second"]),
+            &["- [ ] active a first", "- [ ] active a second"],
         )
-        .file(
+        .md(
             ".agents/inbox/2026-05-06T09-00-00-aaaa0000.md",
-            md(&["### Next (captured)", "- [ ] (p) captured today"]),
+            &["### Next (captured)", "- [ ] (p) captured today"],
         )
-        .file(
+        .md(
             ".agents/inbox/2026-05-05T09-00-00-bbbb0000.md",
-            md(&["### Next (captured)", "- [ ] (p) captured yesterday"]),
+            &["### Next (captured)", "- [ ] (p) captured yesterday"],
         )
-        .file(
+        .md(
             ".agents/inbox/2026-05-03T09-00-00-cccc0000.md",
-            md(&["### Next (captured)", "- [ ] (p) captured older"]),
+            &["### Next (captured)", "- [ ] (p) captured older"],
         );
     journal(&v, "2026-05-06", &["### Next", "- [ ] today item"]);
     journal(&v, "2026-05-05", &["### Next", "- [ ] yesterday journal"]);
@@ -511,10 +485,9 @@ fn cap_splits_priorities_and_overflow() {
 
 #[test]
 fn as_of_is_the_latest_journal_or_inbox_date() {
-    let v = Vault::new().project("p").file(
-        "projects/p/todos.md",
-        md(&["## Next", "- [ ] undated item"]),
-    );
+    let v = Vault::new()
+        .project("p")
+        .md("projects/p/todos.md", &["## Next", "- [ ] undated item"]);
     let r = audit(&v);
     assert_eq!(r["as_of"], Value::Null);
     assert_eq!(
@@ -530,16 +503,15 @@ fn as_of_is_the_latest_journal_or_inbox_date() {
         ".agents/inbox/2026-05-07T08-00-00-abcdabcd.md",
         md(&["### Next (captured)", "- [ ] (p) inbox item"]),
     );
-    let r = audit(&v);
-    assert_eq!(r["as_of"], "2026-05-07");
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_rows(
+        &v,
+        &[
             row("inbox item", Some("p"), "captured", 2),
             row("undated item", Some("p"), "project", 2),
             row("journal item", Some("p"), "carried", 3),
-        ]
+        ],
     );
+    assert_eq!(r["as_of"], "2026-05-07");
     assert_eq!(r["priorities"][2]["age_days"], 3);
 }
 
@@ -558,7 +530,7 @@ fn goals_keep_the_latest_goal_per_project() {
         J6,
         md(&["## Session: s (b)", "### Objective:", "- goal of b"]),
     );
-    let r = audit(&v);
+    let r = audit_counts(&v, (0, 0, 0, 0));
     // Ordered by project (the format leaves the order open).
     assert_eq!(
         r["goals"],
@@ -567,7 +539,6 @@ fn goals_keep_the_latest_goal_per_project() {
             {"project": "b", "text": "goal of b", "date": "2026-05-06", "path": J6, "line": 3},
         ])
     );
-    assert_eq!(counts(&r), (0, 0, 0, 0));
 }
 
 #[test]
@@ -579,12 +550,11 @@ fn potentially_lost_lists_skip_records_of_the_as_of_day_only() {
         "2026-05-06",
         &["### Skipped follow-ups", "- drop the legacy flag"],
     );
-    let r = audit(&v);
+    let r = audit_counts(&v, (0, 0, 0, 0));
     assert_eq!(
         r["audit"]["potentially_lost"],
         json!([{"path": J6, "line": 3, "text": "drop the legacy flag", "project": "p"}])
     );
-    assert_eq!(counts(&r), (0, 0, 0, 0));
 }
 
 // -------------------------------------------------------------- dashboard

@@ -44,7 +44,7 @@ fn journal_sections_end_at_same_or_higher_heading_and_span_subheadings() {
             "- [ ] j6 appendix",   // 14
         ]),
     );
-    let r = audit(&v);
+    let r = audit_counts(&v, (3, 0, 0, 3));
     assert_eq!(
         rows(&r),
         vec![
@@ -53,7 +53,6 @@ fn journal_sections_end_at_same_or_higher_heading_and_span_subheadings() {
             row("j5 second", Some("p"), "today", 12),
         ]
     );
-    assert_eq!(counts(&r), (3, 0, 0, 3));
 }
 
 #[test]
@@ -74,14 +73,13 @@ fn level_two_next_section_continues_through_h3_and_ends_at_h2_or_h1() {
             "- [ ] a1 archived",    // 11
         ]),
     );
-    let r = audit(&v);
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_rows(
+        &v,
+        &[
             row("n1 top", Some("p"), "project", 3),
             row("n2 under h3", Some("p"), "project", 5),
             row("n3 second next", Some("p"), "project", 9),
-        ]
+        ],
     );
     assert_eq!(r["audit"]["sources"]["project_todos"], 3);
 }
@@ -162,9 +160,8 @@ fn journal_items_outside_next_headings_are_not_collected() {
             "- [ ] the only one",        // 11
         ]),
     );
-    let r = audit(&v);
+    let r = audit_counts(&v, (1, 0, 0, 1));
     assert_eq!(rows(&r), vec![row("the only one", Some("p"), "today", 11)]);
-    assert_eq!(counts(&r), (1, 0, 0, 1));
 }
 
 #[test]
@@ -190,7 +187,7 @@ fn project_files_collect_only_under_next_but_resolve_from_anywhere() {
         .project("p")
         .file("projects/p/todos.md", todos)
         .file("projects/p/PROGRESS.md", progress);
-    let r = audit(&v);
+    let r = audit_counts(&v, (4, 2, 0, 2));
     assert_eq!(
         rows(&r),
         vec![
@@ -198,7 +195,6 @@ fn project_files_collect_only_under_next_but_resolve_from_anywhere() {
             row("profile the scanner", Some("p"), "progress", 5),
         ]
     );
-    assert_eq!(counts(&r), (4, 2, 0, 2));
     assert_eq!(
         r["audit"]["sources"],
         json!({"journal_next": 0, "captured": 0, "active_todos": 0, "project_todos": 2, "progress": 2})
@@ -226,10 +222,9 @@ fn nested_ordered_star_and_plus_items_are_items() {
             "+ plus bullet",         // 12
         ]),
     );
-    let r = audit(&v);
-    assert_eq!(
-        rows(&r),
-        vec![
+    audit_rows(
+        &v,
+        &[
             row("parent task", Some("p"), "today", 3),
             // A plain nested item is a detail of its parent.
             row("child task — grandchild note", Some("p"), "today", 4),
@@ -237,7 +232,7 @@ fn nested_ordered_star_and_plus_items_are_items() {
             row("ordered two", Some("p"), "today", 8),
             row("star bullet", Some("p"), "today", 10),
             row("plus bullet", Some("p"), "today", 12),
-        ]
+        ],
     );
 }
 
@@ -299,7 +294,7 @@ fn checkbox_kinds_in_a_next_section() {
                 "- foxtrot no checkbox",   // 8
             ]),
         );
-    let r = audit(&v);
+    let r = audit_counts(&v, (7, 3, 1, 3));
     assert_eq!(
         rows(&r),
         vec![
@@ -310,7 +305,6 @@ fn checkbox_kinds_in_a_next_section() {
     );
     // 3 journal + 4 project collected; bravo/charlie/delta resolved; the
     // project's "echo question" merges into the journal's.
-    assert_eq!(counts(&r), (7, 3, 1, 3));
 }
 
 #[test]
@@ -331,15 +325,14 @@ fn actives_count_only_checkbox_items() {
             "  - nested plain detail", // 11
         ]),
     );
-    let r = audit(&v);
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_rows(
+        &v,
+        &[
             row("act open one", Some("p"), "active", 2),
             row("act unsure", Some("p"), "active", 6),
             row("act open two — nested plain detail", Some("p"), "active", 9),
             row("act nested open", Some("p"), "active", 10),
-        ]
+        ],
     );
     assert_eq!(
         r["active_tasks"],
@@ -409,7 +402,7 @@ fn code_and_html_blocks_are_not_scanned() {
         .project("p")
         .file("projects/p/actives/t/todos.md", &body)
         .file(J6, format!("## Session: s (p)\n### Next\n{body}"));
-    let r = audit(&v);
+    let r = audit_counts(&v, (4, 0, 2, 2));
     assert_eq!(
         rows(&r),
         vec![
@@ -418,7 +411,6 @@ fn code_and_html_blocks_are_not_scanned() {
         ]
     );
     // The active copies merge into the journal ones.
-    assert_eq!(counts(&r), (4, 0, 2, 2));
     assert_eq!(r["active_tasks"][0]["open"], 2);
 }
 
@@ -429,9 +421,9 @@ fn explicit_tag_beats_path_and_session_and_is_lower_cased() {
     let v = Vault::new()
         .project("a")
         .project("b")
-        .file(
+        .md(
             "projects/a/todos.md",
-            md(&["## Next", "- [ ] (b) tagged for b", "- [ ] path gives a"]),
+            &["## Next", "- [ ] (b) tagged for b", "- [ ] path gives a"],
         )
         .file(
             J6,
@@ -443,16 +435,15 @@ fn explicit_tag_beats_path_and_session_and_is_lower_cased() {
                 "- (b) routed without checkbox", // the form `route --to journal` writes
             ]),
         );
-    let r = audit(&v);
-    assert_eq!(
-        rows(&r),
-        vec![
+    audit_rows(
+        &v,
+        &[
             row("shouting tag", Some("b"), "today", 3),
             row("session gives a", Some("a"), "today", 4),
             row("routed without checkbox", Some("b"), "today", 5),
             row("tagged for b", Some("b"), "project", 2),
             row("path gives a", Some("a"), "project", 3),
-        ]
+        ],
     );
 }
 
@@ -469,13 +460,12 @@ fn session_heading_trailing_slug_tags_its_items() {
             "- [ ] 링크 고치기",                    // 6
         ]),
     );
-    let r = audit(&v);
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_rows(
+        &v,
+        &[
             row("add lock timeout", Some("wrap-cli"), "today", 3),
-            row("링크 고치기", Some("notes"), "today", 6)
-        ]
+            row("링크 고치기", Some("notes"), "today", 6),
+        ],
     );
     assert_eq!(r["audit"]["untagged_warnings"], json!([]));
 }
@@ -493,13 +483,12 @@ fn session_heading_names_a_known_project_as_a_whole_word() {
             "- [ ] not a whole word",              // 6
         ]),
     );
-    let r = audit(&v);
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_rows(
+        &v,
+        &[
             row("document the flags", Some("wrap-cli"), "today", 3),
-            row("not a whole word", None, "today", 6)
-        ]
+            row("not a whole word", None, "today", 6),
+        ],
     );
     assert_eq!(
         r["audit"]["untagged_warnings"],
@@ -527,15 +516,14 @@ fn untagged_reasons_and_untagged_items_still_listed() {
             "- [ ] level three session",      // 13
         ]),
     );
-    let r = audit(&v);
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_rows(
+        &v,
+        &[
             row("before any session", None, "today", 3),
             row("both projects named", None, "today", 6),
             row("nothing named", None, "today", 9),
             row("level three session", None, "today", 13),
-        ]
+        ],
     );
     let w = |line: u64, text: &str, reason: &str| json!({"path": J6, "line": line, "text": text, "reason": reason});
     assert_eq!(
@@ -579,17 +567,16 @@ fn inbox_project_comment_tags_captured_items() {
                 "- [ ] captured thing",
             ]),
         )
-        .file(
+        .md(
             ".agents/inbox/2026-05-06T11-00-00-ffff0000.md",
-            md(&["### Next (captured)", "- [ ] untagged capture"]),
+            &["### Next (captured)", "- [ ] untagged capture"],
         );
-    let r = audit(&v);
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_rows(
+        &v,
+        &[
             row("captured thing", Some("wrap-cli"), "captured", 3),
-            row("untagged capture", None, "captured", 2)
-        ]
+            row("untagged capture", None, "captured", 2),
+        ],
     );
     assert_eq!(r["priorities"][0]["source"]["kind"], "captured");
     assert_eq!(r["as_of"], "2026-05-06");
@@ -660,11 +647,8 @@ fn file_with_nul_byte_is_skipped_with_a_warning() {
     let v = Vault::new()
         .project("p")
         .file("projects/p/todos.md", b"## Next\n- [ ] hidden by nul\0\n")
-        .file(
-            "projects/p/PROGRESS.md",
-            md(&["## Next", "- [ ] still read"]),
-        );
-    let r = audit(&v);
+        .md("projects/p/PROGRESS.md", &["## Next", "- [ ] still read"]);
+    let r = audit_counts(&v, (1, 0, 0, 1));
     assert_eq!(prio(&r), vec!["still read"]);
     assert_eq!(
         warnings_for(&r, "projects/p/todos.md").len(),
@@ -672,23 +656,21 @@ fn file_with_nul_byte_is_skipped_with_a_warning() {
         "{}",
         r["audit"]["warnings"]
     );
-    assert_eq!(counts(&r), (1, 0, 0, 1));
 }
 
 #[test]
 fn undated_journal_file_is_skipped_with_a_warning_nested_dated_file_is_read() {
     let v = Vault::new()
         .project("p")
-        .file(
+        .md(
             "journal/notes.md",
-            md(&["## Session: s (p)", "### Next", "- [ ] in undated file"]),
+            &["## Session: s (p)", "### Next", "- [ ] in undated file"],
         )
-        .file(
+        .md(
             "journal/2026/05/2026-05-06-standup.md",
-            md(&["## Session: s (p)", "### Next", "- [ ] in nested file"]),
+            &["## Session: s (p)", "### Next", "- [ ] in nested file"],
         );
-    let r = audit(&v);
-    assert_eq!(rows(&r), vec![row("in nested file", Some("p"), "today", 3)]);
+    let r = audit_rows(&v, &[row("in nested file", Some("p"), "today", 3)]);
     assert_eq!(
         r["priorities"][0]["source"]["path"],
         "journal/2026/05/2026-05-06-standup.md"

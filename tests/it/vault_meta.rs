@@ -7,17 +7,16 @@ use crate::common::*;
 
 #[test]
 fn metadata_is_removed_from_the_shown_text() {
-    let v = Vault::new().project("p").file(
-        "journal/2026-05-06.md",
-        md(&[
-            "## Session: s (p)",
+    let v = journals(&[(
+        "2026-05-06",
+        &[
             "### Next",
             "- [ ] Fix login 📅 2026-05-10 ⏫",
             "- [ ] Review PR [due:: 2026-05-12] #review ^abc123",
             "- [ ] (A) Call the bank due:2026-05-08",
             "- [ ] Email Jo (now in [[2026-05-07]])",
-        ]),
-    );
+        ],
+    )]);
     let r = audit(&v);
     assert_eq!(
         prio(&r),
@@ -28,29 +27,26 @@ fn metadata_is_removed_from_the_shown_text() {
 
 #[test]
 fn annotated_items_merge_with_and_are_resolved_by_plain_twins() {
-    let v = Vault::new()
-        .project("p")
-        .file(
-            "journal/2026-05-05.md",
-            md(&[
-                "## Session: s (p)",
+    let v = journals(&[
+        (
+            "2026-05-05",
+            &[
                 "### Next",
                 "- [ ] Fix login 📅 2026-05-10 ⏫",
                 "- [ ] Write the changelog [priority:: high]",
-            ]),
-        )
-        .file(
-            "journal/2026-05-06.md",
-            md(&[
-                "## Session: s (p)",
+            ],
+        ),
+        (
+            "2026-05-06",
+            &[
                 "### Next",
                 "- [ ] Fix login",
                 "### Done",
                 "- [x] Write the changelog ✅ 2026-05-06",
-            ]),
-        );
-    let r = audit(&v);
+            ],
+        ),
+    ]);
+    let r = audit_counts(&v, (3, 1, 1, 1));
     // collected 3 = open 1 + resolved 1 + merged 1
-    assert_eq!(counts(&r), (3, 1, 1, 1));
     assert_eq!(prio(&r), vec!["Fix login"]);
 }

@@ -15,6 +15,15 @@ fn audit_on(v: &Vault, today: &str) -> Value {
     r
 }
 
+/// `audit_on(v, today)`, checked to list exactly `expected` as its
+/// priorities (`row(..)` each).
+#[track_caller]
+fn rows_on(v: &Vault, today: &str, expected: &[(String, Option<String>, String, u64)]) -> Value {
+    let r = audit_on(v, today);
+    assert_eq!(rows(&r), expected, "{}", r["priorities"]);
+    r
+}
+
 fn field<'a>(r: &'a Value, list: &str, text: &str) -> &'a Value {
     r[list]
         .as_array()
@@ -241,7 +250,7 @@ fn forwarded_items_resolve_when_a_twin_is_open_elsewhere() {
                 "- [>] call the landlord",
             ]),
         )
-        .file(J6, md(&["## Next", "- [ ] move the server"]));
+        .md(J6, &["## Next", "- [ ] move the server"]);
     let r = audit_on(&v, "2026-05-06");
     assert_eq!(prio(&r), vec!["move the server", "call the landlord"]);
     // collected 3 = open 2 + resolved 1 (the forwarded copy) + merged 0
@@ -424,17 +433,14 @@ fn an_item_deferred_and_blocked_counts_as_deferred_and_the_cap_comes_after() {
 #[test]
 fn journals_folders_and_dated_name_styles() {
     let v = Vault::new()
-        .file("journal/2026-05-01.md", md(&["## Next", "- [ ] dashed"]))
-        .file("journals/2026_05_02.md", md(&["## Next", "- [ ] logseq"]))
-        .file(
+        .md("journal/2026-05-01.md", &["## Next", "- [ ] dashed"])
+        .md("journals/2026_05_02.md", &["## Next", "- [ ] logseq"])
+        .md(
             "journal/daily.journal.2026.05.03.md",
-            md(&["## Next", "- [ ] dendron"]),
+            &["## Next", "- [ ] dendron"],
         )
-        .file(
-            "journal/20260504.markdown",
-            md(&["## Next", "- [ ] compact"]),
-        )
-        .file("journal/2026.05.05md", md(&["## Next", "- [ ] no dot"]));
+        .md("journal/20260504.markdown", &["## Next", "- [ ] compact"])
+        .md("journal/2026.05.05md", &["## Next", "- [ ] no dot"]);
     let r = audit_on(&v, "2026-05-06");
     assert_eq!(r["as_of"], "2026-05-04");
     assert_eq!(prio(&r), vec!["compact", "dendron", "logseq", "dashed"]);
@@ -460,13 +466,13 @@ fn a_journal_outline_without_headings_is_read_whole() {
             "- plain note",
         ]),
     );
-    let r = audit_on(&v, "2026-05-06");
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = rows_on(
+        &v,
+        "2026-05-06",
+        &[
             row("send the notes", None, "today", 2),
             row("review the draft", None, "today", 4),
-        ]
+        ],
     );
     assert_eq!(
         r["audit"]["read_whole"],
@@ -513,7 +519,7 @@ fn front_matter_can_exclude_a_file() {
             "journal/2026-05-05.md",
             "---\ntodo_exclude: true\n---\n## Next\n- [ ] hidden too\n",
         )
-        .file("journal/2026-05-04.md", md(&["## Next", "- [ ] shown"]));
+        .md("journal/2026-05-04.md", &["## Next", "- [ ] shown"]);
     let r = audit_on(&v, "2026-05-06");
     assert_eq!(prio(&r), vec!["shown"]);
     assert_eq!(r["audit"]["excluded_files"], 2);
@@ -534,15 +540,15 @@ fn a_leading_parenthesis_is_a_tag_only_when_it_names_a_known_project() {
             "- [ ] (web) known from the session heading",
         ]),
     );
-    let r = audit_on(&v, "2026-05-06");
-    assert_eq!(
-        rows(&r),
-        vec![
+    rows_on(
+        &v,
+        "2026-05-06",
+        &[
             row("(Optional) add dark mode", Some("web"), "today", 3),
             row("(WIP) refactor", Some("web"), "today", 4),
             row("known folder", Some("api"), "today", 5),
             row("known from the session heading", Some("web"), "today", 6),
-        ]
+        ],
     );
 }
 
@@ -552,14 +558,14 @@ fn tab_indented_items_get_their_own_lines() {
         J6,
         "## Next\n- [ ] parent\n\t- [ ] child\n\t\t- [ ] grandchild\n",
     );
-    let r = audit_on(&v, "2026-05-06");
-    assert_eq!(
-        rows(&r),
-        vec![
+    rows_on(
+        &v,
+        "2026-05-06",
+        &[
             row("parent", None, "today", 2),
             row("child", None, "today", 3),
             row("grandchild", None, "today", 4),
-        ]
+        ],
     );
 }
 
@@ -612,11 +618,8 @@ fn missing_configured_folders_and_an_empty_vault_are_warned() {
 #[test]
 fn a_future_journal_is_not_today_and_its_items_are_deferred() {
     let v = Vault::new()
-        .file("journal/2026-05-06.md", md(&["## Next", "- [ ] today's"]))
-        .file(
-            "journal/2026-05-09.md",
-            md(&["## Next", "- [ ] written ahead"]),
-        );
+        .md("journal/2026-05-06.md", &["## Next", "- [ ] today's"])
+        .md("journal/2026-05-09.md", &["## Next", "- [ ] written ahead"]);
     let r = audit_on(&v, "2026-05-06");
     assert_eq!(r["as_of"], "2026-05-06");
     assert_eq!(prio(&r), vec!["today's"]);
@@ -639,13 +642,13 @@ fn a_future_journal_is_not_today_and_its_items_are_deferred() {
 #[test]
 fn bare_cr_files_are_read_as_lines() {
     let v = Vault::new().file(J6, "## Next\r- [ ] first\r- [ ] second\r");
-    let r = audit_on(&v, "2026-05-06");
-    assert_eq!(
-        rows(&r),
-        vec![
+    rows_on(
+        &v,
+        "2026-05-06",
+        &[
             row("first", None, "today", 2),
-            row("second", None, "today", 3)
-        ]
+            row("second", None, "today", 3),
+        ],
     );
 }
 

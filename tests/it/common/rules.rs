@@ -180,3 +180,29 @@ pub fn journals(days: &[(&str, &[&str])]) -> Vault {
     }
     v
 }
+
+/// `audit(v)`, checked to give `(collected, resolved, duplicates_merged,
+/// open)` = `expected`; the report, for further checks.
+#[track_caller]
+pub fn audit_counts(v: &Vault, expected: (u64, u64, u64, u64)) -> Value {
+    let r = audit(v);
+    assert_eq!(counts(&r), expected, "{}", r["audit"]);
+    r
+}
+
+/// `audit(v)`, checked to list exactly `expected` as its priorities, in
+/// order (`row(text, project, tier, line)` each); the report, for further
+/// checks.
+#[track_caller]
+pub fn audit_rows(v: &Vault, expected: &[(String, Option<String>, String, u64)]) -> Value {
+    let r = audit(v);
+    assert_eq!(rows(&r), expected, "{}", r["priorities"]);
+    r
+}
+
+impl Vault {
+    /// Adds the file `rel` holding `lines` (see `md`).
+    pub fn md(self, rel: &str, lines: &[&str]) -> Self {
+        self.file(rel, md(lines))
+    }
+}
