@@ -142,30 +142,8 @@ pub(crate) fn explain_in(
                     &fresh
                 }
             };
-            let ids = crate::find::ids(merged);
-            let id = ids[c].clone();
-            let pos = |list: &[crate::report::ReportItem]| list.iter().position(|i| i.id == id);
-            let (state, rank) = if let Some(n) = pos(&report.priorities) {
-                ("shown", Some(n + 1))
-            } else if pos(&report.overflow).is_some() {
-                ("overflow", None)
-            } else if pos(&report.deferred).is_some() {
-                ("deferred", None)
-            } else if let Some(r) = report.review.iter().find(|r| r.item.id == id) {
-                (r.reason.as_str(), None)
-            } else {
-                ("blocked", None)
-            };
-            let cl = &merged.clusters[c];
-            let members: Vec<&Item> = cl.members.iter().map(|&m| &merged.items[m]).collect();
-            (
-                Subject::of(members[0]),
-                members,
-                Some(id),
-                state,
-                rank,
-                None,
-            )
+            let id = crate::find::ids(merged)[c].clone();
+            open_found(merged, report, c, id)
         }
         Err(err @ Error::AmbiguousItem { .. }) => return Err(err),
         Err(err) => {
@@ -241,6 +219,51 @@ pub(crate) fn explain_in(
         }
     };
     Ok(finish(analysis, cfg, query, found))
+}
+
+/// [`explain_in`] for the open item of cluster `c` of `report`, whose ID
+/// (`crate::find::ids`) the caller has: the view explains every priority
+/// of one report without computing every ID again for each.
+pub(crate) fn explain_open(
+    analysis: &Analysis,
+    cfg: &Config,
+    report: &crate::report::Report,
+    c: usize,
+    id: &str,
+) -> Explanation {
+    let found = open_found(&analysis.merged, report, c, id.to_string());
+    finish(analysis, cfg, id, found)
+}
+
+/// The open item of cluster `c`, ID `id`, with its state in `report`.
+fn open_found<'a>(
+    merged: &'a crate::merge::Merged,
+    report: &crate::report::Report,
+    c: usize,
+    id: String,
+) -> Found<'a> {
+    let pos = |list: &[crate::report::ReportItem]| list.iter().position(|i| i.id == id);
+    let (state, rank) = if let Some(n) = pos(&report.priorities) {
+        ("shown", Some(n + 1))
+    } else if pos(&report.overflow).is_some() {
+        ("overflow", None)
+    } else if pos(&report.deferred).is_some() {
+        ("deferred", None)
+    } else if let Some(r) = report.review.iter().find(|r| r.item.id == id) {
+        (r.reason.as_str(), None)
+    } else {
+        ("blocked", None)
+    };
+    let cl = &merged.clusters[c];
+    let members: Vec<&Item> = cl.members.iter().map(|&m| &merged.items[m]).collect();
+    (
+        Subject::of(members[0]),
+        members,
+        Some(id),
+        state,
+        rank,
+        None,
+    )
 }
 
 /// The explanation of what was found: its copies and near misses.
