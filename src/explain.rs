@@ -279,8 +279,15 @@ fn finish(analysis: &Analysis, cfg: &Config, query: &str, found: Found<'_>) -> E
         _ => true,
     };
     let mut near: Vec<NearMiss> = Vec::new();
+    // The edit distance is at least the length difference: a text whose
+    // length alone keeps it below the near-miss floor is not compared.
+    let key_chars = crate::normalize::compared(key).chars().count();
     let mut consider =
         |text: &str, norm: &str, private: Option<u64>, what, path: &Arc<str>, line| {
+            let chars = crate::normalize::compared(norm).chars().count();
+            if !crate::normalize::lengths_compatible(key_chars, chars, t - NEAR) {
+                return;
+            }
             let s = similarity(key, norm);
             if s < t - NEAR {
                 return;
@@ -455,4 +462,26 @@ pub(crate) fn text(e: &Explanation) -> String {
         }
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::normalize::{compared, lengths_compatible, similarity};
+
+    proptest::proptest! {
+        /// The near-miss scan skips a text on lengths alone: only a pair
+        /// whose similarity is below the floor is ever skipped, so the near
+        /// misses are the same as when every text is compared.
+        #[test]
+        fn a_pair_skipped_on_lengths_is_below_the_floor(
+            a in "[a-c 가é]{0,300}",
+            b in "[a-c 가é]{0,300}",
+            floor in 0.0f64..1.0,
+        ) {
+            let (la, lb) = (compared(&a).chars().count(), compared(&b).chars().count());
+            if !lengths_compatible(la, lb, floor) {
+                proptest::prop_assert!(similarity(&a, &b) < floor);
+            }
+        }
+    }
 }
