@@ -142,30 +142,8 @@ pub(crate) fn explain_in(
                     &fresh
                 }
             };
-            let ids = crate::find::ids(merged);
-            let id = ids[c].clone();
-            let pos = |list: &[crate::report::ReportItem]| list.iter().position(|i| i.id == id);
-            let (state, rank) = if let Some(n) = pos(&report.priorities) {
-                ("shown", Some(n + 1))
-            } else if pos(&report.overflow).is_some() {
-                ("overflow", None)
-            } else if pos(&report.deferred).is_some() {
-                ("deferred", None)
-            } else if let Some(r) = report.review.iter().find(|r| r.item.id == id) {
-                (r.reason.as_str(), None)
-            } else {
-                ("blocked", None)
-            };
-            let cl = &merged.clusters[c];
-            let members: Vec<&Item> = cl.members.iter().map(|&m| &merged.items[m]).collect();
-            (
-                Subject::of(members[0]),
-                members,
-                Some(id),
-                state,
-                rank,
-                None,
-            )
+            let id = crate::find::ids(merged)[c].clone();
+            open_found(merged, report, c, id)
         }
         Err(err @ Error::AmbiguousItem { .. }) => return Err(err),
         Err(err) => {
@@ -243,6 +221,51 @@ pub(crate) fn explain_in(
     Ok(finish(analysis, cfg, query, found))
 }
 
+/// [`explain_in`] for the open item of cluster `c` of `report`, whose ID
+/// (`crate::find::ids`) the caller has: the view explains every priority
+/// of one report without computing every ID again for each.
+pub(crate) fn explain_open(
+    analysis: &Analysis,
+    cfg: &Config,
+    report: &crate::report::Report,
+    c: usize,
+    id: &str,
+) -> Explanation {
+    let found = open_found(&analysis.merged, report, c, id.to_string());
+    finish(analysis, cfg, id, found)
+}
+
+/// The open item of cluster `c`, ID `id`, with its state in `report`.
+fn open_found<'a>(
+    merged: &'a crate::merge::Merged,
+    report: &crate::report::Report,
+    c: usize,
+    id: String,
+) -> Found<'a> {
+    let pos = |list: &[crate::report::ReportItem]| list.iter().position(|i| i.id == id);
+    let (state, rank) = if let Some(n) = pos(&report.priorities) {
+        ("shown", Some(n + 1))
+    } else if pos(&report.overflow).is_some() {
+        ("overflow", None)
+    } else if pos(&report.deferred).is_some() {
+        ("deferred", None)
+    } else if let Some(r) = report.review.iter().find(|r| r.item.id == id) {
+        (r.reason.as_str(), None)
+    } else {
+        ("blocked", None)
+    };
+    let cl = &merged.clusters[c];
+    let members: Vec<&Item> = cl.members.iter().map(|&m| &merged.items[m]).collect();
+    (
+        Subject::of(members[0]),
+        members,
+        Some(id),
+        state,
+        rank,
+        None,
+    )
+}
+
 /// The explanation of what was found: its copies and near misses.
 fn finish(analysis: &Analysis, cfg: &Config, query: &str, found: Found<'_>) -> Explanation {
     let merged = &analysis.merged;
@@ -256,8 +279,15 @@ fn finish(analysis: &Analysis, cfg: &Config, query: &str, found: Found<'_>) -> E
         _ => true,
     };
     let mut near: Vec<NearMiss> = Vec::new();
+    // The edit distance is at least the length difference: a text whose
+    // length alone keeps it below the near-miss floor is not compared.
+    let key_chars = crate::normalize::compared(key).chars().count();
     let mut consider =
         |text: &str, norm: &str, private: Option<u64>, what, path: &Arc<str>, line| {
+            let chars = crate::normalize::compared(norm).chars().count();
+            if !crate::normalize::lengths_compatible(key_chars, chars, t - NEAR) {
+                return;
+            }
             let s = similarity(key, norm);
             if s < t - NEAR {
                 return;
@@ -432,4 +462,26 @@ pub(crate) fn text(e: &Explanation) -> String {
         }
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::normalize::{compared, lengths_compatible, similarity};
+
+    proptest::proptest! {
+        /// The near-miss scan skips a text on lengths alone: only a pair
+        /// whose similarity is below the floor is ever skipped, so the near
+        /// misses are the same as when every text is compared.
+        #[test]
+        fn a_pair_skipped_on_lengths_is_below_the_floor(
+            a in "[a-c 가é]{0,300}",
+            b in "[a-c 가é]{0,300}",
+            floor in 0.0f64..1.0,
+        ) {
+            let (la, lb) = (compared(&a).chars().count(), compared(&b).chars().count());
+            if !lengths_compatible(la, lb, floor) {
+                proptest::prop_assert!(similarity(&a, &b) < floor);
+            }
+        }
+    }
 }

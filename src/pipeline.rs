@@ -236,13 +236,20 @@ pub(crate) fn view_page(root: &Path, cfg: &Config, name: &str) -> Result<(String
     let report = build_with(&analysis, cfg, Trail::Listed);
     // The charts come from the same analysis: one scan, one merge.
     let stats = crate::stats::of_analysis(&analysis, cfg, cfg.stats_zombie_days)?;
+    // Every ID once, for all the priorities (not once per item explained).
+    let ids = crate::find::ids(&analysis.merged);
+    let cluster_of: std::collections::HashMap<&str, usize> = ids
+        .iter()
+        .enumerate()
+        .map(|(c, id)| (id.as_str(), c))
+        .collect();
     let details = report
         .priorities
         .iter()
         .filter_map(|i| {
-            crate::explain::explain_in(&analysis, cfg, Some(&report), &i.id)
-                .ok()
-                .map(|e| (i.id.clone(), e))
+            let c = *cluster_of.get(i.id.as_str())?;
+            let e = crate::explain::explain_open(&analysis, cfg, &report, c, &i.id);
+            Some((i.id.clone(), e))
         })
         .collect();
     let decided: Vec<(jiff::civil::Date, &'static str)> =
