@@ -16,6 +16,7 @@ use crate::user_key as secret;
 #[cfg(test)]
 mod defer_tests;
 mod files;
+pub(crate) mod index;
 mod pairs;
 #[cfg(test)]
 mod prop_tests;
