@@ -144,15 +144,22 @@ pub(crate) fn produce_with(
     // bad result file): then all is done in turn.
     let (kept, rendered) = beside(
         analysis.vault.marks.is_some(),
-        || keep_result(root, cfg, &analysis, &report),
+        || {
+            (
+                keep_result(root, cfg, &analysis, &report),
+                keep_index(root, cfg, &analysis),
+            )
+        },
         || {
             let started = Instant::now();
             (render(&report, template, cfg), started.elapsed())
         },
     );
-    if let (Some((written, notes)), Some(used)) = (kept?, report.audit.cache.as_mut()) {
-        used.written |= written;
-        used.ignored.extend(notes);
+    for kept in [kept.0?, kept.1?] {
+        if let (Some((written, notes)), Some(used)) = (kept, report.audit.cache.as_mut()) {
+            used.written |= written;
+            used.ignored.extend(notes);
+        }
     }
     let (text, rendered) = (rendered.0?, rendered.1);
     let [scan, merge] = analysis.timings;
@@ -201,6 +208,90 @@ fn keep_result(
     }
     crate::exit_fast::release(old);
     Ok(Some((written, notes)))
+}
+
+/// Keeps the search index (when the run may write the cache) for searches
+/// that find the vault unchanged (see [`crate::cache::index`]): whether it
+/// was written, and why not when it could not be.
+fn keep_index(
+    root: &Path,
+    cfg: &Config,
+    analysis: &Analysis,
+) -> Result<Option<(bool, Vec<String>)>> {
+    let v = &analysis.vault;
+    let Some(marks) = &v.marks else {
+        return Ok(None);
+    };
+    let vault = VaultDir::open(root)?;
+    let today = v.today.unwrap_or_else(|| cfg.today());
+    let kept = crate::cache::index::keep(&vault, cfg, &v.projects, today, marks, || {
+        let corpus = crate::search::corpus(&analysis.merged, &v.signals, &v.skips);
+        crate::search::index::build(&corpus, v.as_of)
+    });
+    Ok(Some(match kept {
+        Ok(written) => (written, Vec::new()),
+        Err(why) => (
+            false,
+            vec![format!("{} not written: {why}", crate::cache::index::FILE)],
+        ),
+    }))
+}
+
+/// What `search` found, and how: from the cache's index or by scanning.
+pub(crate) struct Searched {
+    pub results: crate::search::Results,
+    /// Whether the answer came from the index.
+    pub indexed: bool,
+    /// Why the index present was not used, when it was not.
+    pub note: Option<String>,
+    /// Wall time of the scan and the merge, when the vault was scanned.
+    pub timings: Option<[Duration; 2]>,
+}
+
+/// Searches the vault at `root`: over the cache's index when it was made
+/// from the vault as it is (see [`crate::cache::index`]), else over the
+/// scanned and merged vault (reading, never writing, the cache). Both give
+/// the same answer.
+pub(crate) fn search(root: &Path, cfg: &Config, o: &crate::search::Options) -> Result<Searched> {
+    let start = Instant::now();
+    let mode = Mode::of(cfg, false);
+    let discovery = crate::discover::discover(root, cfg)?;
+    let vault = VaultDir::open(root)?;
+    let note = match crate::cache::index::lookup(&vault, cfg, mode, &discovery.found()) {
+        Lookup::Hit(index) => {
+            let found =
+                crate::search::index::search(index.bytes(), o, cfg.today(), &discovery.projects)?;
+            match found {
+                Some(results) => {
+                    return Ok(Searched {
+                        results,
+                        indexed: true,
+                        note: None,
+                        timings: None,
+                    });
+                }
+                None => Some(format!(
+                    "{} ignored: an index that does not fit",
+                    crate::cache::index::FILE
+                )),
+            }
+        }
+        Lookup::Miss => None,
+        Lookup::Bad(note) => Some(note),
+    };
+    let analysis = analyze_discovered(root, cfg, mode, discovery, start)?;
+    let v = &analysis.vault;
+    let corpus = crate::search::corpus(&analysis.merged, &v.signals, &v.skips);
+    let today = v.today.unwrap_or_else(|| cfg.today());
+    let results = crate::search::search(corpus, o, v.as_of, today, &v.projects)?;
+    let timings = Some(analysis.timings);
+    crate::exit_fast::release(analysis);
+    Ok(Searched {
+        results,
+        indexed: false,
+        note,
+        timings,
+    })
 }
 
 /// The session-start summary's view of the vault, the known projects, and

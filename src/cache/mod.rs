@@ -2,8 +2,9 @@
 //! per-file scan results ([`files`]) reused when a file's stamp (size,
 //! times, inode) or its bytes show it unchanged, so an everyday run
 //! re-parses only what changed, and the merge's pairwise answers
-//! ([`pairs`]), and the last run's summary with what it was made from
-//! ([`result`]), for runs that find the vault unchanged. It is vault content, so it is never trusted: every file is
+//! ([`pairs`]), and the last run's summary and search index with what they
+//! were made from ([`result`], [`index`]), for runs that find the vault
+//! unchanged. It is vault content, so it is never trusted: every file is
 //! framed and signed with the user's key kept outside the vault
 //! ([`container`], [`secret`]), read through the vault handle with a size
 //! cap, and whatever does not fit is ignored with a note for `audit -v`.
@@ -16,6 +17,7 @@ use crate::user_key as secret;
 #[cfg(test)]
 mod defer_tests;
 mod files;
+pub(crate) mod index;
 mod pairs;
 #[cfg(test)]
 mod prop_tests;

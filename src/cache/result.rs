@@ -28,11 +28,11 @@ const KIND: &[u8; 4] = b"RSLT";
 
 /// One source file as the run that wrote the result saw it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Mark<'a> {
-    rel: &'a str,
-    stamp: FileStamp,
+pub(super) struct Mark<'a> {
+    pub rel: &'a str,
+    pub stamp: FileStamp,
     /// BLAKE3 (first 128 bits) of the bytes the file's scan was made from.
-    hash: u128,
+    pub hash: u128,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -98,7 +98,7 @@ fn frame<'b>(
 /// The hash of the decisions file (`.agents/decisions.log`; 0 when it is
 /// absent or unreadable): a result holds only for the decisions it was
 /// made with.
-fn decided(vault: &VaultDir) -> u128 {
+pub(super) fn decided(vault: &VaultDir) -> u128 {
     match vault.read(crate::decisions::FILE) {
         Ok(Some(bytes)) => super::content_hash(&bytes) | 1,
         _ => 0,
@@ -164,7 +164,12 @@ pub(crate) fn lookup<V: Clone + DeserializeOwned + Send + Sync>(
 
 /// Whether the file of `m` (whose stamp now is `stamp`) is as the writing
 /// run (started at `started_ns`) saw it.
-fn unchanged(vault: &VaultDir, m: &Mark<'_>, stamp: Option<FileStamp>, started_ns: i128) -> bool {
+pub(super) fn unchanged(
+    vault: &VaultDir,
+    m: &Mark<'_>,
+    stamp: Option<FileStamp>,
+    started_ns: i128,
+) -> bool {
     if let Some(stamp) = stamp
         && stamp == m.stamp
         && stamp.latest_ns() < started_ns.saturating_sub(RACY_NS)
@@ -236,7 +241,7 @@ pub(crate) fn store(
 /// result written just after its files were (a `/wrap` that edits, then
 /// regenerates) would make every `hook session-start` read them again
 /// until the vault changed.
-fn settles(marks: &Marks, old_started_ns: i128) -> bool {
+pub(super) fn settles(marks: &Marks, old_started_ns: i128) -> bool {
     marks.files.iter().any(|(_, stamp, _)| {
         let changed = stamp.latest_ns();
         changed >= old_started_ns.saturating_sub(RACY_NS)

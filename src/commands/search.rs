@@ -13,26 +13,33 @@ pub(super) fn search(ctx: &Ctx, args: &SearchArgs) -> Result<i32> {
         since: args.since,
         limit: args.limit,
     };
-    let analysis = crate::pipeline::analyze(&ctx.root, &ctx.cfg)?;
     let start = std::time::Instant::now();
-    let v = &analysis.vault;
-    let corpus = crate::search::corpus(&analysis.merged, &v.signals, &v.skips);
-    let today = v.today.unwrap_or_else(|| ctx.cfg.today());
-    let results = crate::search::search(corpus, &options, v.as_of, today, &v.projects)?;
-    if ctx.verbose >= 2 {
-        let [scan, merge] = analysis.timings;
-        eprintln!(
-            "timings: scan {:.1} ms, merge {:.1} ms, search {:.1} ms",
-            scan.as_secs_f64() * 1e3,
-            merge.as_secs_f64() * 1e3,
-            start.elapsed().as_secs_f64() * 1e3
-        );
+    let searched = crate::pipeline::search(&ctx.root, &ctx.cfg, &options)?;
+    if ctx.verbose >= 1 {
+        let how = if searched.indexed { "hit" } else { "miss" };
+        eprintln!("active-status search: index: {how}");
+        if let Some(note) = &searched.note {
+            eprintln!("active-status search: {note}");
+        }
     }
+    if ctx.verbose >= 2 {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        match searched.timings {
+            Some([scan, merge]) => eprintln!(
+                "timings: scan {:.1} ms, merge {:.1} ms, search {:.1} ms",
+                ms(scan),
+                ms(merge),
+                (ms(start.elapsed()) - ms(scan) - ms(merge)).max(0.0)
+            ),
+            None => eprintln!("timings: indexed search {:.1} ms", ms(start.elapsed())),
+        }
+    }
+    let results = &searched.results;
     match args.output.format {
-        Format::Json => print_json(&results)?,
-        Format::Text if !ctx.quiet => print!("{}", crate::search::text(&results)),
+        Format::Json => print_json(results)?,
+        Format::Text if !ctx.quiet => print!("{}", crate::search::text(results)),
         Format::Text => {}
     }
-    crate::exit_fast::release((analysis, results));
+    crate::exit_fast::release(searched);
     Ok(exit::OK)
 }

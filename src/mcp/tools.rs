@@ -43,11 +43,7 @@ impl Server {
             since: p.since.map(|d| parse_date("since", &d)).transpose()?,
             limit: p.limit.unwrap_or(crate::search::DEFAULT_LIMIT),
         };
-        let a = crate::pipeline::analyze(&self.root, &self.cfg)?;
-        let v = &a.vault;
-        let corpus = crate::search::corpus(&a.merged, &v.signals, &v.skips);
-        let today = v.today.unwrap_or_else(|| self.cfg.today());
-        crate::search::search(corpus, &options, v.as_of, today, &v.projects)
+        crate::pipeline::search(&self.root, &self.cfg, &options).map(|s| s.results)
     }
 }
 

@@ -45,6 +45,11 @@ impl Query {
     pub(crate) fn is_empty(&self) -> bool {
         self.terms.is_empty()
     }
+
+    /// The query's terms, in order: class and text.
+    pub(crate) fn terms(&self) -> impl Iterator<Item = (Class, &str)> {
+        self.terms.iter().map(|(c, t, _)| (*c, t.as_str()))
+    }
 }
 
 /// What a document holds for one query: its length in terms and how often
@@ -75,40 +80,67 @@ impl Counts {
         c
     }
 
+    /// A document of `len` terms holding query term `t` `tf[t]` times.
+    pub(crate) fn new(len: u32, tf: Vec<u32>) -> Counts {
+        Counts { len, tf }
+    }
+
     /// Whether any query term occurs.
     pub(crate) fn hit(&self) -> bool {
         self.tf.iter().any(|&n| n > 0)
     }
 }
 
+/// The collection statistics a score needs: each query term's idf and
+/// the average document length.
+#[derive(Debug, Clone)]
+pub(crate) struct Stats {
+    idf: Vec<f64>,
+    avgdl: f64,
+}
+
+impl Stats {
+    /// The statistics of `n` documents of `total_len` terms in all, where
+    /// `df(t)` documents hold the query term `t`.
+    pub(crate) fn new(q: &Query, n: usize, total_len: u64, df: impl Fn(usize) -> usize) -> Stats {
+        let n = n as f64;
+        // Lengths are whole numbers: their sum is exact in any order.
+        let avgdl = (total_len as f64 / n).max(1.0);
+        let idf = (0..q.terms.len())
+            .map(|t| {
+                let df = df(t) as f64;
+                (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+            })
+            .collect();
+        Stats { idf, avgdl }
+    }
+
+    /// The BM25 score of one document (0 when it holds no query term).
+    pub(crate) fn score(&self, q: &Query, d: &Counts) -> f64 {
+        let norm = K1 * (1.0 - B + B * f64::from(d.len) / self.avgdl);
+        q.terms
+            .iter()
+            .enumerate()
+            .filter(|(t, _)| d.tf[*t] > 0)
+            .map(|(t, (_, _, w))| {
+                let tf = f64::from(d.tf[t]);
+                w * self.idf[t] * tf * (K1 + 1.0) / (tf + norm)
+            })
+            .sum()
+    }
+}
+
 /// The BM25 score of every document (0 for one that holds no query term),
 /// with the collection statistics taken over all of `docs`.
 pub(crate) fn scores(q: &Query, docs: &[Counts]) -> Vec<f64> {
-    let n = docs.len() as f64;
     if docs.is_empty() {
         return Vec::new();
     }
-    let avgdl = (docs.iter().map(|d| f64::from(d.len)).sum::<f64>() / n).max(1.0);
-    let idf: Vec<f64> = (0..q.terms.len())
-        .map(|t| {
-            let df = docs.iter().filter(|d| d.tf[t] > 0).count() as f64;
-            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-        })
-        .collect();
-    docs.iter()
-        .map(|d| {
-            let norm = K1 * (1.0 - B + B * f64::from(d.len) / avgdl);
-            q.terms
-                .iter()
-                .enumerate()
-                .filter(|(t, _)| d.tf[*t] > 0)
-                .map(|(t, (_, _, w))| {
-                    let tf = f64::from(d.tf[t]);
-                    w * idf[t] * tf * (K1 + 1.0) / (tf + norm)
-                })
-                .sum()
-        })
-        .collect()
+    let total = docs.iter().map(|d| u64::from(d.len)).sum();
+    let stats = Stats::new(q, docs.len(), total, |t| {
+        docs.iter().filter(|d| d.tf[t] > 0).count()
+    });
+    docs.iter().map(|d| stats.score(q, d)).collect()
 }
 
 #[cfg(test)]

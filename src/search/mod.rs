@@ -14,6 +14,7 @@
 //! in them, so none can be found or shown.
 
 mod bm25;
+pub(crate) mod index;
 mod terms;
 
 use crate::error::{Error, Result};
@@ -314,17 +315,24 @@ pub(crate) fn corpus<'a>(
     c
 }
 
-/// Whether the hit passes the filters.
-fn keep(doc: &Doc, o: &Options, project: Option<&str>) -> bool {
+/// Whether a hit of `status` and `project`, latest dated `latest`, passes
+/// the filters (`project` is the `--project` slug, lower-cased).
+fn keep(
+    status: &str,
+    hit_project: Option<&str>,
+    latest: Option<Date>,
+    o: &Options,
+    project: Option<&str>,
+) -> bool {
     let status = match o.status {
         StatusFilter::All => true,
-        StatusFilter::Open => doc.hit.status == "open",
-        StatusFilter::Resolved => doc.hit.status == "resolved",
-        StatusFilter::Cancelled => doc.hit.status == "cancelled",
+        StatusFilter::Open => status == "open",
+        StatusFilter::Resolved => status == "resolved",
+        StatusFilter::Cancelled => status == "cancelled",
     };
     status
-        && project.is_none_or(|p| doc.hit.project.as_deref() == Some(p))
-        && o.since.is_none_or(|s| doc.latest().is_some_and(|d| d >= s))
+        && project.is_none_or(|p| hit_project == Some(p))
+        && o.since.is_none_or(|s| latest.is_some_and(|d| d >= s))
 }
 
 /// The recency factor of a document whose latest date is `latest`.
@@ -338,6 +346,86 @@ fn recency(latest: Option<Date>, as_of: Date) -> f64 {
     }
 }
 
+/// The query's terms, refused when it has none.
+fn query_of(o: &Options) -> Result<bm25::Query> {
+    let query = bm25::Query::new(&o.query);
+    if query.is_empty() {
+        return Err(Error::MissingArgument {
+            needed: "a QUERY with at least one letter or digit",
+        });
+    }
+    Ok(query)
+}
+
+/// The `--project` slug, lower-cased; refused when it names neither a
+/// known project nor any document's (`on_a_doc` tells).
+fn project_of(
+    o: &Options,
+    projects: &[String],
+    on_a_doc: impl FnOnce(&str) -> bool,
+) -> Result<Option<String>> {
+    let project = o.project.as_deref().map(str::to_ascii_lowercase);
+    if let Some(p) = &project
+        && !projects.contains(p)
+        && !on_a_doc(p)
+    {
+        return Err(Error::UnknownProject {
+            project: p.clone(),
+            known: projects.to_vec(),
+        });
+    }
+    Ok(project)
+}
+
+/// A hit before ranking: its score (recency included), what orders ties,
+/// and the document.
+struct Candidate<'p, T> {
+    score: f64,
+    latest: Option<Date>,
+    path: &'p str,
+    line: u32,
+    doc: T,
+}
+
+/// Ranks the candidates (score, then the more recent, then path and line)
+/// and keeps `limit` of them: how many there were, and the kept ones.
+fn rank<T>(mut found: Vec<Candidate<'_, T>>, limit: usize) -> (usize, Vec<(f64, T)>) {
+    found.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| b.latest.cmp(&a.latest))
+            .then_with(|| (a.path, a.line).cmp(&(b.path, b.line)))
+    });
+    let matched = found.len();
+    if limit > 0 {
+        found.truncate(limit);
+    }
+    (
+        matched,
+        found.into_iter().map(|c| (c.score, c.doc)).collect(),
+    )
+}
+
+/// The results of ranked hits.
+fn results(o: &Options, as_of: Option<Date>, matched: usize, hits: Vec<(f64, Hit)>) -> Results {
+    let hits = hits
+        .into_iter()
+        .enumerate()
+        .map(|(n, (s, h))| Hit {
+            rank: n + 1,
+            score: (s * 1000.0).round() / 1000.0,
+            ..h
+        })
+        .collect();
+    Results {
+        schema: 1,
+        query: o.query.clone(),
+        as_of,
+        matched,
+        hits,
+    }
+}
+
 /// Runs a search over a corpus. `as_of` dates the recency gain; `projects`
 /// are the vault's known projects (a `--project` naming none of them and no
 /// document's is refused).
@@ -348,25 +436,13 @@ pub(crate) fn search(
     today: Date,
     projects: &[String],
 ) -> Result<Results> {
-    let query = bm25::Query::new(&o.query);
-    if query.is_empty() {
-        return Err(Error::MissingArgument {
-            needed: "a QUERY with at least one letter or digit",
-        });
-    }
-    let project = o.project.as_deref().map(str::to_ascii_lowercase);
-    if let Some(p) = &project {
-        let seen = corpus
+    let query = query_of(o)?;
+    let project = project_of(o, projects, |p| {
+        corpus
             .docs
             .iter()
-            .any(|d| d.hit.project.as_deref() == Some(p.as_str()));
-        if !projects.contains(p) && !seen {
-            return Err(Error::UnknownProject {
-                project: p.clone(),
-                known: projects.to_vec(),
-            });
-        }
-    }
+            .any(|d| d.hit.project.as_deref() == Some(p))
+    })?;
     let counts: Vec<bm25::Counts> = corpus
         .docs
         .par_iter()
@@ -374,38 +450,38 @@ pub(crate) fn search(
         .collect();
     let scores = bm25::scores(&query, &counts);
     let day = as_of.unwrap_or(today);
-    let mut found: Vec<(f64, Doc)> = corpus
+    let found: Vec<Candidate<usize>> = corpus
         .docs
-        .into_iter()
-        .zip(counts.iter().zip(scores))
-        .filter(|(d, (c, _))| c.hit() && keep(d, o, project.as_deref()))
-        .map(|(d, (_, s))| (s * recency(d.latest(), day), d))
-        .collect();
-    found.sort_by(|(sa, a), (sb, b)| {
-        sb.total_cmp(sa)
-            .then_with(|| b.latest().cmp(&a.latest()))
-            .then_with(|| (&a.hit.path, a.hit.line).cmp(&(&b.hit.path, b.hit.line)))
-    });
-    let matched = found.len();
-    if o.limit > 0 {
-        found.truncate(o.limit);
-    }
-    let hits = found
-        .into_iter()
+        .iter()
         .enumerate()
-        .map(|(n, (s, d))| Hit {
-            rank: n + 1,
-            score: (s * 1000.0).round() / 1000.0,
-            ..d.hit
+        .zip(counts.iter().zip(scores))
+        .filter(|((_, d), (c, _))| {
+            c.hit()
+                && keep(
+                    d.hit.status,
+                    d.hit.project.as_deref(),
+                    d.latest(),
+                    o,
+                    project.as_deref(),
+                )
+        })
+        .map(|((n, d), (_, s))| {
+            let latest = d.latest();
+            Candidate {
+                score: s * recency(latest, day),
+                latest,
+                path: &d.hit.path,
+                line: d.hit.line,
+                doc: n,
+            }
         })
         .collect();
-    Ok(Results {
-        schema: 1,
-        query: o.query.clone(),
-        as_of,
-        matched,
-        hits,
-    })
+    let (matched, kept) = rank(found, o.limit);
+    let hits = kept
+        .into_iter()
+        .map(|(s, n)| (s, corpus.docs[n].hit.clone()))
+        .collect();
+    Ok(results(o, as_of, matched, hits))
 }
 
 /// The hits for people: two lines each.

@@ -367,3 +367,125 @@ fn a_query_without_a_word_or_an_unknown_project_is_refused() {
         .status(2)
         .run();
 }
+
+/// Runs `search` with a fixed today: stdout and stderr (with `-v`, which
+/// says whether the index answered).
+fn search_out(v: &Vault, cache: bool, args: &[&str]) -> (String, String) {
+    let mut all = vec!["--today", "2026-05-06", "-v"];
+    if !cache {
+        all.push("--no-cache");
+    }
+    all.push("search");
+    all.extend_from_slice(args);
+    let out = v.output(&all);
+    crate::common::assert_status(&out, 0, "search");
+    (stdout(&out), crate::common::stderr(&out))
+}
+
+/// The queries and options the index must answer as the scan does.
+const SAME_ANSWERS: &[&[&str]] = &[
+    &["export", "--format", "json", "--limit", "0"],
+    &["parse_config", "--format", "json"],
+    &["#12", "--format", "json"],
+    &["rewrite", "the", "exporter", "--format", "json"],
+    &["export", "--status", "open", "--format", "json"],
+    &["export", "--status", "cancelled", "--format", "json"],
+    &["dns", "--status", "resolved", "--format", "json"],
+    &[
+        "the",
+        "--project",
+        "site",
+        "--format",
+        "json",
+        "--limit",
+        "0",
+    ],
+    &["page", "--since", "2026-03-01", "--format", "json"],
+    &["config", "--limit", "1", "--format", "json"],
+    &["export"],
+    &["kubernetes", "--format", "json"],
+];
+
+/// A run that keeps the cache (`regen`) writes the search index; a search
+/// that finds the vault unchanged answers from it, with the same output as
+/// a search that scans (`--no-cache`), filters and limits included.
+#[test]
+fn the_index_answers_as_the_scan_does() {
+    let v = history_vault();
+    v.test()
+        .args(["--today", "2026-05-06", "-q", "regen"])
+        .run();
+    assert!(v.exists(".agents/cache/search.bin"));
+    for args in SAME_ANSWERS {
+        let (indexed, how) = search_out(&v, true, args);
+        assert!(how.contains("index: hit"), "{args:?}: {how}");
+        let (scanned, how) = search_out(&v, false, args);
+        assert!(how.contains("index: miss"), "{args:?}: {how}");
+        assert_eq!(indexed, scanned, "{args:?}");
+    }
+    // The refusals are the same too.
+    for cache in [true, false] {
+        let mut all = vec!["--today", "2026-05-06"];
+        if !cache {
+            all.push("--no-cache");
+        }
+        all.extend(["search", "export", "--project", "nosuch"]);
+        crate::common::assert_status(&v.output(&all), 65, "unknown project");
+    }
+}
+
+/// An index made for another state of the vault (a file edited since, or
+/// another day) is not used: the search scans and finds the new item.
+#[test]
+fn a_stale_index_is_not_used() {
+    let v = history_vault();
+    v.test()
+        .args(["--today", "2026-05-06", "-q", "regen"])
+        .run();
+    v.write(
+        "projects/site/todos.md",
+        md(&[
+            "# site",
+            "",
+            "## Next",
+            "",
+            "- [ ] paint the zebra crossing",
+        ]),
+    );
+    let (indexed, how) = search_out(&v, true, &["zebra", "--format", "json"]);
+    assert!(how.contains("index: miss"), "{how}");
+    assert_eq!(
+        indexed,
+        search_out(&v, false, &["zebra", "--format", "json"]).0
+    );
+    assert!(indexed.contains("paint the zebra crossing"), "{indexed}");
+    let out = v.output(&["--today", "2026-05-07", "-v", "search", "export"]);
+    assert!(crate::common::stderr(&out).contains("index: miss"));
+}
+
+/// The index is vault content: one changed byte anywhere (or a cut file)
+/// fails its signature, and the search answers from the scan, as without
+/// the index, with a note under `-v`.
+#[test]
+fn a_tampered_index_is_ignored() {
+    let v = history_vault();
+    v.test()
+        .args(["--today", "2026-05-06", "-q", "regen"])
+        .run();
+    let good = std::fs::read(v.join(".agents/cache/search.bin")).unwrap();
+    let args = ["export", "--format", "json", "--limit", "0"];
+    let (expected, _) = search_out(&v, false, &args);
+    for at in [good.len() / 2, good.len() - 1, 40] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x01;
+        v.write(".agents/cache/search.bin", &bad);
+        let (out, how) = search_out(&v, true, &args);
+        assert!(how.contains("index: miss"), "byte {at}: {how}");
+        assert!(how.contains("search.bin ignored"), "byte {at}: {how}");
+        assert_eq!(out, expected, "byte {at}");
+    }
+    v.write(".agents/cache/search.bin", &good[..good.len() - 7]);
+    let (out, how) = search_out(&v, true, &args);
+    assert!(how.contains("search.bin ignored: "), "{how}");
+    assert_eq!(out, expected);
+}

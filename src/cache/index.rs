@@ -1,0 +1,214 @@
+//! The search index of the last run that wrote the cache, for a `search`
+//! that finds the vault unchanged (`.agents/cache/search.bin`,
+//! docs/FORMAT.md §12.1). The index itself is plain bytes made and read by
+//! `search` (the cache stores plain data); this file keeps it with what it
+//! was made from, and hands it back only when that still holds, under the
+//! same rule as the whole result ([`super::result`]): the frame's key
+//! (configuration, program build, projects), today's date, discovery's
+//! warnings and the decisions file are the same, the source files are
+//! exactly the recorded paths, and each is unchanged (its stamp settled
+//! before the writing run started, or its bytes hash to the recorded hash).
+//! It is framed and signed like every cache file, so only this user's runs
+//! can have written it; anything else is ignored, never trusted.
+
+use super::result::{Found, Lookup, Mark, Marks, decided, settles, unchanged};
+use super::{MAX_BYTES, Mode, container, from_bytes, secret, to_bytes};
+use crate::config::Config;
+use crate::vault_fs::VaultDir;
+use jiff::civil::Date;
+use serde::{Deserialize, Serialize, Serializer};
+use std::ops::Range;
+
+/// The index file, relative to the vault root.
+pub(crate) const FILE: &str = ".agents/cache/search.bin";
+const KIND: &[u8; 4] = b"SRCH";
+
+#[derive(Serialize, Deserialize)]
+struct Payload<'a> {
+    today: Date,
+    /// Hash of discovery's warnings, with the decisions file's.
+    discovered: u128,
+    #[serde(borrow)]
+    files: Vec<Mark<'a>>,
+    /// The index, as `search` wrote it.
+    #[serde(borrow, serialize_with = "bytes")]
+    index: &'a [u8],
+}
+
+fn bytes<S: Serializer>(b: &&[u8], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bytes(b)
+}
+
+/// A valid index: the file read, and where the index lies in it.
+#[derive(Debug)]
+pub(crate) struct Index {
+    file: Vec<u8>,
+    at: Range<usize>,
+}
+
+impl Index {
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.file[self.at.clone()]
+    }
+}
+
+fn key(cfg: &Config, projects: &[String]) -> [u8; 16] {
+    super::key("search", cfg, projects)
+}
+
+/// The frame checked: the writing run's start and the payload.
+fn frame<'b>(
+    bytes: &'b [u8],
+    cfg: &Config,
+    projects: &[String],
+) -> Result<(i128, &'b [u8]), String> {
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(format!("over {MAX_BYTES} bytes"));
+    }
+    let secret = secret::key(false)?;
+    let (header, payload) = container::decode(bytes, KIND, &key(cfg, projects), &secret)?;
+    if header.started_ns > super::now_ns() {
+        return Err("written in the future (clock moved back?)".into());
+    }
+    Ok((header.started_ns, payload))
+}
+
+/// Looks up a valid index for the vault as discovery `found` it.
+pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, found: &Found) -> Lookup<Index> {
+    if mode == Mode::Off {
+        return Lookup::Miss;
+    }
+    let file = match vault.read(FILE) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Lookup::Miss,
+        Err(e) => return Lookup::Bad(format!("{FILE} ignored: {e}")),
+    };
+    let (started_ns, payload) = match frame(&file, cfg, found.projects) {
+        Ok(p) => p,
+        Err(why) => return Lookup::Bad(format!("{FILE} ignored: {why}")),
+    };
+    let (decoded, stamps) = rayon::join(
+        || from_bytes::<Payload>(payload),
+        || vault.stamps(&found.rels),
+    );
+    let Some(p) = decoded else {
+        return Lookup::Bad(format!("{FILE} ignored: undecodable payload"));
+    };
+    let same = p.today == cfg.today()
+        && p.discovered == found.discovered ^ decided(vault)
+        && p.files.len() == found.rels.len()
+        && p.files
+            .iter()
+            .zip(&found.rels)
+            .all(|(m, rel)| m.rel == *rel)
+        && p.files
+            .iter()
+            .zip(stamps)
+            .all(|(m, stamp)| unchanged(vault, m, stamp, started_ns));
+    if !same {
+        return Lookup::Miss;
+    }
+    // The index borrows from the file: where it starts in it.
+    let start = p.index.as_ptr() as usize - file.as_ptr() as usize;
+    let at = start..start + p.index.len();
+    Lookup::Hit(Index { file, at })
+}
+
+/// Keeps the search index of a run that may write the cache (call with the
+/// lock held): `build` makes it, and is called only when the index present
+/// was made from other contents; an index made from the same contents is
+/// left as it is, or framed again with this run's marks when a file it
+/// records settles (see [`super::result`]). Whether it wrote, or why not.
+pub(crate) fn keep(
+    vault: &VaultDir,
+    cfg: &Config,
+    projects: &[String],
+    today: Date,
+    marks: &Marks,
+    build: impl FnOnce() -> Option<Vec<u8>>,
+) -> Result<bool, String> {
+    let discovered = marks.discovered ^ decided(vault);
+    let old = match vault.read(FILE) {
+        Ok(Some(bytes)) => Some(bytes),
+        _ => None,
+    };
+    let old = old.as_deref().and_then(|bytes| {
+        let (started_ns, payload) = frame(bytes, cfg, projects).ok()?;
+        Some((started_ns, from_bytes::<Payload>(payload)?))
+    });
+    let same_contents = |p: &Payload| {
+        p.today == today
+            && p.discovered == discovered
+            && p.files.len() == marks.files.len()
+            && p.files
+                .iter()
+                .zip(&marks.files)
+                .all(|(m, (rel, _, hash))| m.rel == &**rel && m.hash == *hash)
+    };
+    let built;
+    let index: &[u8] = match &old {
+        Some((started_ns, p)) if same_contents(p) => {
+            let same_stamps = p
+                .files
+                .iter()
+                .zip(&marks.files)
+                .all(|(m, (_, stamp, _))| m.stamp == *stamp);
+            if same_stamps && !settles(marks, *started_ns) {
+                return Ok(false);
+            }
+            p.index
+        }
+        _ => {
+            built = build().ok_or("the index could not be made")?;
+            &built
+        }
+    };
+    let payload = Payload {
+        today,
+        discovered,
+        files: marks
+            .files
+            .iter()
+            .map(|(rel, stamp, hash)| Mark {
+                rel,
+                stamp: *stamp,
+                hash: *hash,
+            })
+            .collect(),
+        index,
+    };
+    let payload = to_bytes(&payload).ok_or("unserialisable")?;
+    let secret = secret::key(true)?;
+    let header = container::Header {
+        kind: *KIND,
+        key: key(cfg, projects),
+        started_ns: marks.started_ns,
+    };
+    let bytes = container::encode(&header, &payload, &secret);
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(format!("over {MAX_BYTES} bytes"));
+    }
+    super::write(vault, FILE, &bytes).map_err(|e| e.to_string())?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index travels as raw bytes and comes back where it was put.
+    #[test]
+    fn the_index_bytes_round_trip() {
+        let index: Vec<u8> = (0..=255u8).collect();
+        let p = Payload {
+            today: jiff::civil::date(2026, 5, 6),
+            discovered: 7,
+            files: Vec::new(),
+            index: &index,
+        };
+        let bytes = to_bytes(&p).expect("serialisable");
+        let back: Payload = from_bytes(&bytes).expect("decodable");
+        assert_eq!(back.index, &index[..]);
+        assert_eq!(back.discovered, 7);
+    }
+}
