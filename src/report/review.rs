@@ -10,7 +10,7 @@ use jiff::civil::Date;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use std::fmt::Write;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 /// Why an item is in review, in the order the queue lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -87,20 +87,52 @@ pub struct ReviewItem {
 }
 
 /// Words too common to count as content.
-const STOP: &[&str] = &[
+const STOP_WORDS: &[&str] = &[
     "the", "and", "for", "with", "from", "into", "that", "this", "then", "than", "are", "was",
     "were", "will", "should", "can", "not", "all", "any", "its", "our", "out", "now", "new", "one",
     "two", "also", "when", "what", "which", "there", "their", "them", "have", "has", "had", "but",
     "more", "some", "just", "still", "again", "next", "session", "todo", "done", "task", "tasks",
 ];
 
-/// The content words of a matching key: three letters or more, not common.
-fn content_words(norm: &str) -> FxHashSet<&str> {
-    norm.split(|c: char| !c.is_alphanumeric())
+/// [`STOP_WORDS`], hashed: the review asks it of every word of every item.
+static STOP: LazyLock<FxHashSet<&'static str>> =
+    LazyLock::new(|| STOP_WORDS.iter().copied().collect());
+
+/// Strings numbered as they are first met: the review's postings are keyed
+/// by small integers, never by the text (or a string formatted from it).
+#[derive(Default)]
+struct Names(FxHashMap<Box<str>, u32>);
+
+impl Names {
+    /// The number of `s`, given one when new.
+    fn id(&mut self, s: &str) -> u32 {
+        if let Some(&n) = self.0.get(s) {
+            return n;
+        }
+        let n = u32::try_from(self.0.len()).unwrap_or(u32::MAX);
+        self.0.insert(s.into(), n);
+        n
+    }
+
+    /// The number of a project: `None` apart from every name.
+    fn project(&mut self, p: Option<&str>) -> u32 {
+        p.map_or(0, |p| self.id(p).saturating_add(1))
+    }
+}
+
+/// The content words of a matching key (three letters or more, or with a
+/// digit, not common) as word numbers, ascending, each once.
+fn content_words(norm: &str, vocab: &mut Names) -> Vec<u32> {
+    let mut out: Vec<u32> = norm
+        .split(|c: char| !c.is_alphanumeric())
         .filter(|w| {
             (w.chars().count() >= 3 || w.chars().any(|c| c.is_ascii_digit())) && !STOP.contains(w)
         })
-        .collect()
+        .map(|w| vocab.id(w))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// File and code identifiers of a text: words with a `/`, `::`, `_`, a
@@ -328,8 +360,46 @@ fn superseded(item: &ReportItem, cx: &Context<'_>, latest: &Latest<'_>) -> Optio
     })
 }
 
-/// Postings: for each (project, word), the indices holding it.
-type Postings<'a, W> = FxHashMap<(Option<&'a str>, W), Vec<usize>>;
+/// Postings: for each (project number, word number), the indices holding
+/// it, ascending.
+type Postings = FxHashMap<(u32, u32), Vec<u32>>;
+
+/// The postings lists of `words` under `project` short enough to follow
+/// (see [`COMMON`]), each with its word.
+fn followed<'p>(postings: &'p Postings, project: u32, words: &[u32]) -> Vec<(u32, &'p [u32])> {
+    words
+        .iter()
+        .filter_map(|&w| {
+            let list = postings.get(&(project, w))?;
+            (list.len() <= COMMON).then_some((w, list.as_slice()))
+        })
+        .collect()
+}
+
+/// Adds to `out` every index of the `followed` lists that holds at least
+/// `need` of their words (and maybe others): an index holding `need` of
+/// `k` words holds one of any `k - need + 1` of them, so only that many
+/// lists, the shortest, are walked. None when fewer than `need` lists.
+fn holding(followed: &mut [(u32, &[u32])], need: usize, out: &mut Vec<u32>) {
+    if need == 0 || followed.len() < need {
+        return;
+    }
+    followed.sort_by_key(|(_, list)| list.len());
+    for (_, list) in &followed[..followed.len() - need + 1] {
+        crate::work::rows(list.len());
+        out.extend_from_slice(list);
+    }
+}
+
+/// How many of the `followed` lists' words `words` (ascending) holds: the
+/// lists an index appears in, counted without walking them.
+fn shared_count(followed: &[(u32, &[u32])], words: &[u32]) -> usize {
+    crate::work::rows(1);
+    followed
+        .iter()
+        .filter(|(w, _)| words.binary_search(w).is_ok())
+        .count()
+}
 
 /// Postings lists longer than this are not followed (a word in that many
 /// entries says little).
@@ -356,20 +426,30 @@ pub fn take(pool: &mut Vec<ReportItem>, cx: &Context<'_>) -> Vec<ReviewItem> {
             .is_some_and(|until| cx.today.is_none_or(|t| t <= *until))
     };
     // The done entries' words, by project.
+    let mut names = Names::default();
+    let mut vocab = Names::default();
+    let mut code_names = Names::default();
     let signal_ids: Vec<Vec<String>> = cx.signals.iter().map(|s| identifiers(&s.text)).collect();
-    let mut words: Postings<'_, &str> = FxHashMap::default();
-    let mut codes: Postings<'_, String> = FxHashMap::default();
+    let mut words: Postings = FxHashMap::default();
+    let mut codes: Postings = FxHashMap::default();
+    let mut signal_words: Vec<Vec<u32>> = Vec::with_capacity(cx.signals.len());
     for (n, s) in cx.signals.iter().enumerate() {
-        for w in content_words(&s.norm) {
-            words.entry((s.project(), w)).or_default().push(n);
+        let n = n as u32;
+        let p = names.project(s.project());
+        let ws = content_words(&s.norm, &mut vocab);
+        for &w in &ws {
+            words.entry((p, w)).or_default().push(n);
         }
+        signal_words.push(ws);
         for c in code_words(&s.text) {
-            codes.entry((s.project(), c)).or_default().push(n);
+            codes.entry((p, code_names.id(&c))).or_default().push(n);
         }
     }
     let done = Done {
         words,
         codes,
+        code_names,
+        signal_words,
         ids: signal_ids,
     };
     let latest = latest_notes(cx);
@@ -383,9 +463,7 @@ pub fn take(pool: &mut Vec<ReportItem>, cx: &Context<'_>) -> Vec<ReviewItem> {
             ((&*rep.loc.path, rep.loc.line), (&*rep.norm, rep.private))
         })
         .collect();
-    let mut by_ids: FxHashMap<(Option<String>, Vec<String>), usize> = FxHashMap::default();
-    let mut open_words: Postings<'_, String> = FxHashMap::default();
-    let mut open_info: Vec<OpenInfo> = Vec::new();
+    let mut open = Open::default();
     let mut out: Vec<(Reason, usize, ReviewItem)> = Vec::new();
     let mut rest: Vec<ReportItem> = Vec::with_capacity(pool.len());
     for (rank, item) in std::mem::take(pool).into_iter().enumerate() {
@@ -397,8 +475,14 @@ pub fn take(pool: &mut Vec<ReportItem>, cx: &Context<'_>) -> Vec<ReviewItem> {
                 (&*owned, None)
             }
         };
-        let me = Me { norm, private };
-        let words = content_words(norm);
+        let me = Me {
+            norm,
+            private,
+            // Open items are keyed by the project's name, untagged as "".
+            project: names.project(item.project.as_deref()),
+            named: names.project(Some(item.project.as_deref().unwrap_or(""))),
+        };
+        let words = content_words(norm, &mut vocab);
         let ids = identifiers(&item.text);
         let found = if kept(&item) {
             None
@@ -409,17 +493,8 @@ pub fn take(pool: &mut Vec<ReportItem>, cx: &Context<'_>) -> Vec<ReviewItem> {
                     not_a_task(&item.text).map(|why| (Reason::NotATask, Evidence::note(why)))
                 })
                 .or_else(|| {
-                    duplicate(
-                        &item,
-                        &me,
-                        &words,
-                        &ids,
-                        &open_words,
-                        &open_info,
-                        &by_ids,
-                        &rest,
-                    )
-                    .map(|e| (Reason::PossibleDuplicate, e))
+                    duplicate(&me, &words, &ids, &open, &rest)
+                        .map(|e| (Reason::PossibleDuplicate, e))
                 })
                 .or_else(|| superseded(&item, cx, &latest).map(|e| (Reason::Superseded, e)))
                 .or_else(|| {
@@ -445,23 +520,20 @@ pub fn take(pool: &mut Vec<ReportItem>, cx: &Context<'_>) -> Vec<ReviewItem> {
                 },
             )),
             None => {
-                let n = rest.len();
-                let project = item.project.clone();
-                for w in &words {
-                    open_words
-                        .entry((
-                            None,
-                            format!("{}\u{0}{w}", project.as_deref().unwrap_or("")),
-                        ))
+                let n = rest.len() as u32;
+                for &w in &words {
+                    open.words.entry((me.named, w)).or_default().push(n);
+                }
+                if !ids.is_empty() {
+                    open.first_by_ids
+                        .entry((me.project, ids.clone()))
+                        .or_insert(n);
+                    open.by_ids
+                        .entry((me.named, ids.clone()))
                         .or_default()
                         .push(n);
                 }
-                if !ids.is_empty() {
-                    by_ids
-                        .entry((item.project.clone(), ids.clone()))
-                        .or_insert(n);
-                }
-                open_info.push((words.len(), ids, norm.to_string(), private));
+                open.info.push((words, ids, norm.to_string(), private));
                 rest.push(item);
             }
         }
@@ -471,53 +543,84 @@ pub fn take(pool: &mut Vec<ReportItem>, cx: &Context<'_>) -> Vec<ReviewItem> {
     out.into_iter().map(|(_, _, i)| i).collect()
 }
 
-/// An open item's key and private-span hash, for the guards.
+/// An open item's key and private-span hash, for the guards, and its
+/// project's numbers: `project` as the done entries and identifiers are
+/// keyed, `named` as the open items' words are (untagged as the name "").
 struct Me<'a> {
     norm: &'a str,
     private: Option<u64>,
+    project: u32,
+    named: u32,
 }
 
-/// A listed open item: its content-word count, identifiers, key and
-/// private-span hash.
-type OpenInfo = (usize, Vec<String>, String, Option<u64>);
+/// A listed open item: its content words (ascending numbers), identifiers,
+/// key and private-span hash.
+type OpenInfo = (Vec<u32>, Vec<String>, String, Option<u64>);
+
+/// The listed open items, for [`duplicate`].
+#[derive(Default)]
+struct Open {
+    /// By (project name, word): the listed items holding it.
+    words: Postings,
+    /// By (project, identifiers): the first listed item naming exactly those.
+    first_by_ids: FxHashMap<(u32, Vec<String>), u32>,
+    /// By (project name, identifiers): every listed item naming exactly those.
+    by_ids: FxHashMap<(u32, Vec<String>), Vec<u32>>,
+    info: Vec<OpenInfo>,
+}
 
 /// The done entries' postings.
-struct Done<'a> {
-    words: Postings<'a, &'a str>,
-    codes: Postings<'a, String>,
+struct Done {
+    words: Postings,
+    codes: Postings,
+    code_names: Names,
+    /// Each entry's content words (ascending numbers).
+    signal_words: Vec<Vec<u32>>,
     ids: Vec<Vec<String>>,
 }
 
+/// The best done entry sharing most of the item's content words (or a code
+/// word) that no identifier or guard keeps apart. Only entries that can
+/// qualify are looked at: those holding enough of the followed words (found
+/// by [`holding`]) or a code word; each one's shared words are counted
+/// from its own word list.
 fn possibly_done(
     item: &ReportItem,
     me: &Me<'_>,
-    words: &FxHashSet<&str>,
+    words: &[u32],
     ids: &[String],
     cx: &Context<'_>,
-    done: &Done<'_>,
+    done: &Done,
 ) -> Option<Evidence> {
-    let project = item.project.as_deref();
-    let mut shared: FxHashMap<usize, usize> = FxHashMap::default();
-    for w in words {
-        if let Some(list) = done.words.get(&(project, *w))
-            && list.len() <= COMMON
-        {
-            for &n in list {
-                *shared.entry(n).or_default() += 1;
-            }
-        }
-    }
+    let mut followed = followed(&done.words, me.project, words);
+    // By entry: 100 for each shared code word.
+    let mut by_code: FxHashMap<u32, usize> = FxHashMap::default();
     for c in code_words(&item.text) {
-        if let Some(list) = done.codes.get(&(project, c))
+        if let Some(c) = done.code_names.0.get(c.as_str())
+            && let Some(list) = done.codes.get(&(me.project, *c))
             && list.len() <= COMMON
         {
+            crate::work::rows(list.len());
             for &n in list {
-                *shared.entry(n).or_default() += 100;
+                *by_code.entry(n).or_default() += 100;
             }
         }
     }
+    // Enough shared words: two or more, and three fifths of the item's.
+    let need = if words.len() >= 2 {
+        (words.len() * 3).div_ceil(5).max(2)
+    } else {
+        0
+    };
+    let mut candidates: Vec<u32> = by_code.keys().copied().collect();
+    holding(&mut followed, need, &mut candidates);
+    candidates.sort_unstable();
+    candidates.dedup();
     let mut best: Option<(usize, usize)> = None;
-    for (n, score) in shared {
+    for n in candidates {
+        let plain = shared_count(&followed, &done.signal_words[n as usize]);
+        let score = plain + by_code.get(&n).copied().unwrap_or(0);
+        let n = n as usize;
         let s = &cx.signals[n];
         if s.loc.path == item.source.path && s.loc.line == item.source.line {
             continue;
@@ -530,7 +633,6 @@ fn possibly_done(
         // Enough shared words or a shared code word, and better than the
         // best so far: tested first, they are cheaper than the checks below
         // (which only ever reject).
-        let plain = score % 100;
         let most = words.len() >= 2 && plain >= 2 && plain * 5 >= words.len() * 3;
         let better =
             best.is_none_or(|(b, bn)| (score, std::cmp::Reverse(n)) > (b, std::cmp::Reverse(bn)));
@@ -559,45 +661,59 @@ fn possibly_done(
     })
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The first listed open item that names the same identifiers or shares
+/// most content words, and that no identifier or guard keeps apart. Looked
+/// at: items holding enough of the followed words (found by [`holding`]),
+/// the first item naming the same identifiers, and the others naming them
+/// that share a followed word.
 fn duplicate(
-    item: &ReportItem,
     me: &Me<'_>,
-    words: &FxHashSet<&str>,
+    words: &[u32],
     ids: &[String],
-    open_words: &Postings<'_, String>,
-    open_info: &[OpenInfo],
-    by_ids: &FxHashMap<(Option<String>, Vec<String>), usize>,
+    open: &Open,
     rest: &[ReportItem],
 ) -> Option<Evidence> {
-    let p = item.project.as_deref().unwrap_or("");
-    let mut shared: FxHashMap<usize, usize> = FxHashMap::default();
-    for w in words {
-        if let Some(list) = open_words.get(&(None, format!("{p}\u{0}{w}")))
-            && list.len() <= COMMON
-        {
-            for &n in list {
-                *shared.entry(n).or_default() += 1;
+    let mut followed = followed(&open.words, me.named, words);
+    let mut candidates: Vec<u32> = Vec::new();
+    if !ids.is_empty() {
+        let key = (me.project, ids.to_vec());
+        candidates.extend(open.first_by_ids.get(&key));
+        let named = (me.named, key.1);
+        if let Some(same) = open.by_ids.get(&named) {
+            let walked: usize = followed.iter().map(|(_, list)| list.len()).sum();
+            if same.len() <= walked {
+                crate::work::rows(same.len());
+                candidates.extend(
+                    same.iter()
+                        .filter(|&&n| shared_count(&followed, &open.info[n as usize].0) > 0),
+                );
+            } else {
+                crate::work::rows(walked);
+                for (_, list) in &followed {
+                    candidates.extend(list.iter().filter(|&&n| open.info[n as usize].1 == ids));
+                }
             }
         }
     }
-    if !ids.is_empty()
-        && let Some(&n) = by_ids.get(&(item.project.clone(), ids.to_vec()))
-    {
-        shared.entry(n).or_default();
-    }
-    let mut hits: Vec<(usize, usize)> = shared.into_iter().collect();
-    hits.sort_unstable();
-    for (n, count) in hits {
-        let (len, oids, onorm, oprivate) = &open_info[n];
+    // Close: three shared words or more, and seven tenths of the longer's.
+    holding(
+        &mut followed,
+        (words.len() * 7).div_ceil(10).max(3),
+        &mut candidates,
+    );
+    candidates.sort_unstable();
+    candidates.dedup();
+    for n in candidates {
+        let (owords, oids, onorm, oprivate) = &open.info[n as usize];
+        let count = shared_count(&followed, owords);
         let same_ids = !ids.is_empty() && ids == oids.as_slice();
-        let close = count >= 3 && count * 10 >= words.len().max(*len) * 7;
+        let close = count >= 3 && count * 10 >= words.len().max(owords.len()) * 7;
         let apart = !ids.is_empty() && !oids.is_empty() && ids != oids.as_slice();
         if (same_ids || close)
             && !apart
             && crate::guards::check(me.norm, onorm, me.private, *oprivate).is_none()
         {
-            let other = &rest[n];
+            let other = &rest[n as usize];
             return Some(Evidence {
                 path: Some(other.source.path.clone()),
                 line: Some(other.source.line),
