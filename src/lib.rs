@@ -22,7 +22,6 @@ pub mod decisions;
 mod discover;
 mod error;
 mod escape;
-pub mod exit_fast;
 mod explain;
 mod find;
 mod followups;

@@ -156,7 +156,6 @@ pub(crate) fn produce_with(
     }
     let (text, rendered) = (rendered.0?, rendered.1);
     let [scan, merge] = analysis.timings;
-    crate::exit_fast::release(analysis);
     Ok((report, text, [scan, merge, rendered]))
 }
 
@@ -197,9 +196,7 @@ fn keep_result(
             Ok(w) => written = w,
             Err(why) => notes.push(format!("{} not written: {why}", crate::cache::RESULT_FILE)),
         }
-        crate::exit_fast::release(view);
     }
-    crate::exit_fast::release(old);
     Ok(Some((written, notes)))
 }
 
@@ -224,7 +221,6 @@ pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Ve
     let report = build_with(&analysis, cfg, Trail::Counted);
     let view = SummaryView::of(&report);
     let projects = analysis.vault.projects.clone();
-    crate::exit_fast::release((analysis, report));
     Ok((view, projects, false))
 }
 

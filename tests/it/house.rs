@@ -23,7 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("Base", &["error", "escape", "clock", "config", "privacy", "vault_fs", "platform", "work",
                "user_key",
                "lib"]),
-    ("Cache", &["cache", "memory", "exit_fast"]),
+    ("Cache", &["cache", "memory"]),
     ("Scan", &["discover", "parse", "sources", "scan", "task_meta", "item", "item_id", "decisions"]),
     ("Merge", &["merge", "guards", "normalize", "key_memo"]),
     ("Transcript", &["transcript", "followups", "sweep"]),
