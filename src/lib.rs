@@ -29,7 +29,6 @@ pub mod guards;
 mod history;
 pub mod item;
 pub mod item_id;
-mod key_memo;
 mod lock;
 mod man;
 pub mod mcp;

@@ -25,7 +25,7 @@ const LAYERS: &[(&str, &[&str])] = &[
                "lib"]),
     ("Cache", &["cache", "memory"]),
     ("Scan", &["discover", "parse", "sources", "scan", "task_meta", "item", "item_id", "decisions"]),
-    ("Merge", &["merge", "guards", "normalize", "key_memo"]),
+    ("Merge", &["merge", "guards", "normalize"]),
     ("Transcript", &["transcript", "followups", "sweep"]),
     ("Edits", &["route", "act", "capture", "write", "cas", "lock", "decide", "oplog"]),
     ("Views", &["report", "render", "output", "start_summary", "explain", "history", "stats", "find",
