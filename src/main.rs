@@ -54,12 +54,6 @@ fn main() {
         std::process::exit(active_status::render::isolated::child_main());
     }
     let cli = active_status::cli::Cli::parse();
-    // Every command but the MCP server ends the process when it is done:
-    // its large results are left to the exit instead of being freed.
-    use active_status::cli::{Command, VaultCommand};
-    if !matches!(cli.command, Command::Vault(VaultCommand::Mcp)) {
-        active_status::exit_fast::leave_at_exit();
-    }
     let code = match active_status::commands::run(cli) {
         Ok(code) => code,
         Err(err) => {

@@ -8,8 +8,8 @@
 //! each (its address translations are flushed). Instead the binary lets its
 //! allocator keep freed pages for reuse, and this module gives them back all
 //! at once where a phase has just dropped its scratch memory: every
-//! [`Batches::EVERY`] files of the scan, after the key memo is dropped and
-//! the cache is finished, after the scan's lists are gathered, between the
+//! [`Batches::EVERY`] files of the scan, after the files are read and the
+//! cache is finished, after the scan's lists are gathered, between the
 //! merge's steps, and after the report. The peak stays where it was (each
 //! batch is given back before the next phase grows), and most of the system
 //! calls and faults go.

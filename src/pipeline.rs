@@ -163,7 +163,6 @@ pub(crate) fn produce_with(
     }
     let (text, rendered) = (rendered.0?, rendered.1);
     let [scan, merge] = analysis.timings;
-    crate::exit_fast::release(analysis);
     Ok((report, text, [scan, merge, rendered]))
 }
 
@@ -204,9 +203,7 @@ fn keep_result(
             Ok(w) => written = w,
             Err(why) => notes.push(format!("{} not written: {why}", crate::cache::RESULT_FILE)),
         }
-        crate::exit_fast::release(view);
     }
-    crate::exit_fast::release(old);
     Ok(Some((written, notes)))
 }
 
@@ -285,7 +282,6 @@ pub(crate) fn search(root: &Path, cfg: &Config, o: &crate::search::Options) -> R
     let today = v.today.unwrap_or_else(|| cfg.today());
     let results = crate::search::search(corpus, o, v.as_of, today, &v.projects)?;
     let timings = Some(analysis.timings);
-    crate::exit_fast::release(analysis);
     Ok(Searched {
         results,
         indexed: false,
@@ -315,7 +311,6 @@ pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Ve
     let report = build_with(&analysis, cfg, Trail::Counted);
     let view = SummaryView::of(&report);
     let projects = analysis.vault.projects.clone();
-    crate::exit_fast::release((analysis, report));
     Ok((view, projects, false))
 }
 

@@ -84,9 +84,8 @@ pub(crate) fn scan_discovered(
             scan
         })
         .collect::<Result<_>>()?;
-    // The key memo (inside `headings`) is the scan's largest scratch
-    // structure: freed here, before the per-file results are gathered into
-    // one list, it is not resident at the same time as both copies.
+    // The scan's scratch goes back before the per-file results are
+    // gathered into one list.
     drop(headings);
     crate::memory::purge();
     let (mut scans, keeps): (Vec<FileScan>, Vec<Keep>) = looked.into_iter().unzip();

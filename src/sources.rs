@@ -7,7 +7,6 @@ use crate::item::{
     ActiveTask, Goal, Item, ItemStatus, Location, Signal, SkipRecord, SourceKind, UntaggedReason,
     Warning,
 };
-use crate::key_memo::KeyMemo;
 use crate::parse::{
     Check, HeadingMatcher, ParsedDoc, Role, SessionProject, parse_document, session_project_in,
 };
@@ -309,7 +308,7 @@ pub(crate) fn scan_read(
         FileRole::Journal { project, .. } => project.clone(),
         _ => None,
     };
-    apply_rules(file, doc, known, file_project, &headings.keys, &mut scan);
+    apply_rules(file, doc, known, file_project, &mut scan);
     Ok(scan)
 }
 
@@ -320,7 +319,6 @@ fn apply_rules(
     doc: ParsedDoc,
     known: &[String],
     file_project: Option<String>,
-    keys: &KeyMemo,
     scan: &mut FileScan,
 ) {
     let sessions: Vec<SessionProject> = doc
@@ -452,7 +450,7 @@ fn apply_rules(
         }
         if resolves {
             scan.signals.push(Signal {
-                norm: keys.key(&text),
+                norm: crate::normalize::key(&text).into(),
                 text: own(&mut text),
                 private: entry.private,
                 project: project.clone(),
@@ -461,7 +459,7 @@ fn apply_rules(
             });
         } else if collects && !done {
             scan.items.push(Item {
-                norm: keys.key(&text),
+                norm: crate::normalize::key(&text).into(),
                 private: entry.private,
                 text: own(&mut text),
                 project: project.clone(),

@@ -66,7 +66,6 @@ fn session_start(ctx: &Ctx, cwd: &Path) -> Result<()> {
         "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
     });
     println!("{out}");
-    crate::exit_fast::release((view, projects));
     Ok(())
 }
 

@@ -52,6 +52,5 @@ pub(super) fn list(ctx: &Ctx, args: &ListArgs) -> Result<i32> {
         Format::Text if !ctx.quiet => print!("{}", crate::output::list(&items)),
         Format::Text => {}
     }
-    crate::exit_fast::release((analysis, items));
     Ok(exit::OK)
 }

@@ -77,7 +77,6 @@ pub(super) fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
             "up to date (dry run)"
         };
         emit(ctx, &report, args.output.format, status)?;
-        crate::exit_fast::release((report, text));
         return Ok(exit::OK);
     }
     let opts = ctx.lock_options(&args.lock);
@@ -95,7 +94,6 @@ pub(super) fn regen(ctx: &Ctx, args: &RegenArgs) -> Result<i32> {
         "unchanged"
     };
     emit(ctx, &report, args.output.format, status)?;
-    crate::exit_fast::release(report);
     Ok(exit::OK)
 }
 

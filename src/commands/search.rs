@@ -40,6 +40,5 @@ pub(super) fn search(ctx: &Ctx, args: &SearchArgs) -> Result<i32> {
         Format::Text if !ctx.quiet => print!("{}", crate::search::text(results)),
         Format::Text => {}
     }
-    crate::exit_fast::release(searched);
     Ok(exit::OK)
 }

@@ -5,8 +5,8 @@
 //! inside the length window the threshold allows are visited. A bucket
 //! keeps its entries' bigram masks in four contiguous columns
 //! (`mask_scan`), so the first (and most selective) bound runs over plain
-//! memory, four or eight entries at a time, and their clamped character
-//! counts beside them for the second, before any text is touched.
+//! memory, and their clamped character counts beside them for the second,
+//! before any text is touched.
 
 use super::mask_scan::{self, Cols, Masks};
 use super::similarity::{Bigrams, Key, Nibbles};

@@ -106,8 +106,6 @@ pub fn merge_memos(
     mut memo: Option<&mut PairMemo>,
     clusters: Option<&mut ClusterMemo>,
 ) -> Merged {
-    // Reading is over: the memo of recent keys gives its memory to the merge.
-    crate::normalize::forget_recent_keys();
     let collected = items.len();
     let (open, mut resolutions) = resolve_with(items, signals, threshold, memo.as_deref_mut());
     crate::memory::purge();

@@ -7,11 +7,9 @@
 
 mod fold;
 mod phrases;
-mod recent;
-mod stem;
-pub use recent::forget as forget_recent_keys;
 #[cfg(test)]
 mod settled_tests;
+mod stem;
 
 pub use stem::stem;
 use unicode_normalization::UnicodeNormalization;
@@ -33,12 +31,6 @@ pub const COMPARED_CHARS: usize = 256;
 /// Keys are cut at [`KEY_CHARS`] characters (texts beyond 64 KB are read
 /// only up to there). `key(key(x)) == key(x)`.
 pub fn key(text: &str) -> String {
-    recent::remembered(text, key_afresh)
-}
-
-/// [`key`] computed without the memo of recent texts (the scan keeps its
-/// own memo of every distinct text, src/key_memo.rs).
-pub(crate) fn key_afresh(text: &str) -> String {
     let mut out = key_fixed_point(head_bytes(text, KEY_INPUT_BYTES));
     if out.chars().count() > KEY_CHARS {
         // Cut before the word the limit falls in (a piece of a word would

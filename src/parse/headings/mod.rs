@@ -220,14 +220,6 @@ pub struct HeadingMatcher {
     anywhere: Vec<String>,
     /// The checkbox status map.
     pub(crate) markers: super::StatusMap,
-    /// The matching keys of the entries scanned with this matcher, one per
-    /// distinct text (the files of one scan share it; a copy starts empty).
-    pub(crate) keys: crate::key_memo::KeyMemo,
-    /// What each distinct heading text says (see [`HeadingMatcher::role_at`]):
-    /// the role of the phrase it starts with, and whether it holds a next
-    /// phrase anywhere. Journals repeat their headings in every file (on
-    /// the L benchmark vault 9.5 k of 42 k headings are distinct).
-    roles: crate::key_memo::TextMemo<(Option<Role>, bool)>,
 }
 
 impl HeadingMatcher {
@@ -264,8 +256,6 @@ impl HeadingMatcher {
             phrases,
             anywhere,
             markers: super::StatusMap::default(),
-            keys: Default::default(),
-            roles: Default::default(),
         }
     }
 
@@ -298,7 +288,7 @@ impl HeadingMatcher {
     /// title ("# infra todos"), so only its start counts, never a phrase
     /// inside it.
     pub fn role_at(&self, level: u8, heading: &str) -> Option<Role> {
-        let (start, anywhere) = self.roles.get(heading, |h| self.says(h));
+        let (start, anywhere) = self.says(heading);
         start.or((level > 1 && anywhere).then_some(Role::Next))
     }
 
