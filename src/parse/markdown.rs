@@ -255,9 +255,8 @@ pub fn parse_document(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
     })
 }
 
-/// `parse_document` through the pulldown-cmark walk alone, without the
-/// prose pre-pass (the reference the line-level extractor and the pre-pass
-/// must equal).
+/// `parse_document` through the pulldown-cmark walk alone (the reference
+/// the line-level extractor must equal).
 #[cfg(test)]
 pub(crate) fn parse_document_full(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
     parse_with(src, |src| parse_exact(src, headings))
@@ -273,9 +272,9 @@ fn parse_with(src: &str, parse: impl FnOnce(&str) -> ParsedDoc) -> ParsedDoc {
     doc
 }
 
-/// The pulldown-cmark walk over a redacted document, prose paragraphs blanked first.
+/// The pulldown-cmark walk over a redacted document.
 fn full_parse(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
-    parse_exact(&super::prose::blank_prose(src), headings)
+    parse_exact(src, headings)
 }
 
 /// Gives each entry holding a `[private]` placeholder the private mark of
@@ -300,7 +299,8 @@ fn mark_private(doc: &mut ParsedDoc, spans: &[(u32, &str)]) {
     }
 }
 
-/// `parse_document` without the prose pre-pass (the reference it must match).
+/// The pulldown-cmark walk over one document (the reference the line-level
+/// extractor must match).
 pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
     let blanked = super::lines::blank_front_matter(src);
     let src = &*blanked;

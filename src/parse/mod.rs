@@ -7,7 +7,6 @@
 mod headings;
 mod lines;
 mod markdown;
-pub(crate) mod prose;
 
 pub use headings::{
     HeadingMatcher, Role, SessionProject, find_project, is_project_list, session_project,
