@@ -62,15 +62,7 @@ fn frame<'b>(
     cfg: &Config,
     projects: &[String],
 ) -> Result<(i128, &'b [u8]), String> {
-    if bytes.len() as u64 > MAX_BYTES {
-        return Err(format!("over {MAX_BYTES} bytes"));
-    }
-    let secret = secret::key(false)?;
-    let (header, payload) = container::decode(bytes, KIND, &key(cfg, projects), &secret)?;
-    if header.started_ns > super::now_ns() {
-        return Err("written in the future (clock moved back?)".into());
-    }
-    Ok((header.started_ns, payload))
+    super::result::checked_frame(bytes, KIND, &key(cfg, projects))
 }
 
 /// Looks up a valid index for the vault as discovery `found` it.

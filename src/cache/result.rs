@@ -84,11 +84,21 @@ fn frame<'b>(
     cfg: &Config,
     projects: &[String],
 ) -> Result<(i128, &'b [u8]), String> {
+    checked_frame(bytes, KIND, &key(cfg, projects))
+}
+
+/// A signed cache file's frame checked (its size, kind, key and signature,
+/// a start not in the future): the writing run's start and the payload.
+pub(super) fn checked_frame<'b>(
+    bytes: &'b [u8],
+    kind: &[u8; 4],
+    key: &[u8; 16],
+) -> Result<(i128, &'b [u8]), String> {
     if bytes.len() as u64 > MAX_BYTES {
         return Err(format!("over {MAX_BYTES} bytes"));
     }
     let secret = secret::key(false)?;
-    let (header, payload) = container::decode(bytes, KIND, &key(cfg, projects), &secret)?;
+    let (header, payload) = container::decode(bytes, kind, key, &secret)?;
     if header.started_ns > super::now_ns() {
         return Err("written in the future (clock moved back?)".into());
     }
