@@ -11,7 +11,7 @@
 //! It is framed and signed like every cache file, so only this user's runs
 //! can have written it; anything else is ignored, never trusted.
 
-use super::result::{Found, Lookup, Mark, Marks, decided, settles, unchanged};
+use super::result::{Found, Lookup, Mark, Marks, decided, fits, settles};
 use super::{MAX_BYTES, Mode, container, from_bytes, secret, to_bytes};
 use crate::config::Config;
 use crate::vault_fs::VaultDir;
@@ -86,17 +86,14 @@ pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, found: &Found) 
     let Some(p) = decoded else {
         return Lookup::Bad(format!("{FILE} ignored: undecodable payload"));
     };
-    let same = p.today == cfg.today()
-        && p.discovered == found.discovered ^ decided(vault)
-        && p.files.len() == found.rels.len()
-        && p.files
-            .iter()
-            .zip(&found.rels)
-            .all(|(m, rel)| m.rel == *rel)
-        && p.files
-            .iter()
-            .zip(stamps)
-            .all(|(m, stamp)| unchanged(vault, m, stamp, started_ns));
+    let same = fits(
+        vault,
+        cfg,
+        found,
+        (p.today, p.discovered, &p.files),
+        stamps,
+        started_ns,
+    );
     if !same {
         return Lookup::Miss;
     }

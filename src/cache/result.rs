@@ -152,24 +152,40 @@ pub(crate) fn lookup<V: Clone + DeserializeOwned + Send + Sync>(
         Ok(p) => p,
         Err(why) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {why}")),
     };
-    let same = payload.today == cfg.today()
-        && payload.discovered == found.discovered ^ decided(vault)
-        && payload.files.len() == found.rels.len()
-        && payload
-            .files
-            .iter()
-            .zip(&found.rels)
-            .all(|(m, rel)| m.rel == *rel)
-        && payload
-            .files
-            .iter()
-            .zip(stamps)
-            .all(|(m, stamp)| unchanged(vault, m, stamp, started_ns));
+    let same = fits(
+        vault,
+        cfg,
+        found,
+        (payload.today, payload.discovered, &payload.files),
+        stamps,
+        started_ns,
+    );
     if same {
         Lookup::Hit(payload.view.into_owned())
     } else {
         Lookup::Miss
     }
+}
+
+/// The trust rule every signed cache file shares: written today, for the
+/// same discovery warnings and decisions, listing the files discovery found
+/// now, each unchanged since the writing run (started at `started_ns`).
+pub(super) fn fits(
+    vault: &VaultDir,
+    cfg: &Config,
+    found: &Found,
+    (today, discovered, files): (Date, u128, &[Mark<'_>]),
+    stamps: Vec<Option<FileStamp>>,
+    started_ns: i128,
+) -> bool {
+    today == cfg.today()
+        && discovered == found.discovered ^ decided(vault)
+        && files.len() == found.rels.len()
+        && files.iter().zip(&found.rels).all(|(m, rel)| m.rel == *rel)
+        && files
+            .iter()
+            .zip(stamps)
+            .all(|(m, stamp)| unchanged(vault, m, stamp, started_ns))
 }
 
 /// Whether the file of `m` (whose stamp now is `stamp`) is as the writing
