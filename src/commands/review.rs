@@ -158,11 +158,7 @@ pub(super) fn review(ctx: &Ctx, args: &ReviewArgs) -> Result<i32> {
         return interactive(ctx, args);
     }
     let report = report(ctx)?;
-    let items: Vec<&ReviewItem> = report
-        .review
-        .iter()
-        .filter(|r| args.project.is_none() || r.item.project == args.project)
-        .collect();
+    let items = of_project(&report.review, args.project.as_deref());
     match args.output.format {
         Format::Json => print_json(&items)?,
         Format::Text => {
@@ -212,11 +208,7 @@ fn interactive(ctx: &Ctx, args: &ReviewArgs) -> Result<i32> {
         });
     }
     let report = report(ctx)?;
-    let items: Vec<&ReviewItem> = report
-        .review
-        .iter()
-        .filter(|r| args.project.is_none() || r.item.project == args.project)
-        .collect();
+    let items = of_project(&report.review, args.project.as_deref());
     let mut answers: Vec<Answer> = Vec::new();
     let asked = crate::platform::with_keys(&stdin, || -> std::io::Result<()> {
         let mut out = std::io::stdout();
@@ -348,6 +340,14 @@ pub(super) fn wrap(ctx: &Ctx, args: &WrapArgs) -> Result<i32> {
         Format::Text => print!("{}", crate::report::review::wrap_text(&w)),
     }
     Ok(exit::OK)
+}
+
+/// The review items of `project` (all of them without one).
+fn of_project<'a>(review: &'a [ReviewItem], project: Option<&str>) -> Vec<&'a ReviewItem> {
+    review
+        .iter()
+        .filter(|r| project.is_none() || r.item.project.as_deref() == project)
+        .collect()
 }
 
 #[cfg(test)]
