@@ -4,7 +4,7 @@
 
 use active_status::config::Config;
 use active_status::item::{Item, Location, Signal, SourceKind};
-use active_status::merge::{PairMemo, cluster, resolve, resolve_with};
+use active_status::merge::{cluster, resolve};
 use active_status::normalize::{key, normalize};
 use active_status::parse::{HeadingMatcher, parse_document};
 use jiff::civil::{Date, date};
@@ -190,42 +190,6 @@ fn resolve_items(bencher: divan::Bencher, n: usize) {
     bencher
         .with_inputs(|| items.clone())
         .bench_values(|items| resolve(items, divan::black_box(&signals), 0.85).len());
-}
-
-/// Resolution with the pairwise-answer memo: `cold` fills an empty memo,
-/// `warm` starts from the memo of the same vault before 1% of its items and
-/// signals were reworded (the everyday run after a `/wrap`).
-#[divan::bench(args = ["none", "cold", "warm"])]
-fn resolve_with_memo(bencher: divan::Bencher, memo: &str) {
-    let n = 45_000;
-    let before = items(n);
-    let old_signals = signals(&before, n * 4 / 5);
-    let mut filled = PairMemo::with_salt([1, 2]);
-    resolve_with(before.clone(), &old_signals, 0.85, Some(&mut filled));
-    let mut rng = Rng(99);
-    let reworded = |t: &str, rng: &mut Rng| format!("{t} {}", rng.next() % 1000);
-    let mut after = before;
-    for i in (0..after.len()).step_by(100) {
-        after[i].text = reworded(&after[i].text, &mut rng);
-        after[i].norm = key(&after[i].text).into();
-    }
-    let mut new_signals = old_signals;
-    for i in (0..new_signals.len()).step_by(100) {
-        new_signals[i].text = reworded(&new_signals[i].text, &mut rng);
-        new_signals[i].norm = key(&new_signals[i].text).into();
-    }
-    let start = match memo {
-        "warm" => Some(filled),
-        "cold" => Some(PairMemo::with_salt([1, 2])),
-        _ => None,
-    };
-    bencher
-        .with_inputs(|| (after.clone(), start.clone()))
-        .bench_values(|(items, mut memo)| {
-            resolve_with(items, divan::black_box(&new_signals), 0.85, memo.as_mut())
-                .0
-                .len()
-        });
 }
 
 #[divan::bench]

@@ -88,15 +88,10 @@ pub(crate) fn audit(r: &Report, status: &str, verbose: u8) -> String {
     {
         let _ = writeln!(
             o,
-            "cache: {} file{} reused, {} re-read{}{}",
+            "cache: {} file{} reused, {} re-read{}",
             c.reused,
             if c.reused == 1 { "" } else { "s" },
             c.reread,
-            if c.pairs_reused {
-                "; pairwise answers reused"
-            } else {
-                ""
-            },
             if c.written { "; cache rewritten" } else { "" }
         );
         for why in &c.ignored {

@@ -35,35 +35,16 @@ fn analyze_discovered(
     start: Instant,
 ) -> Result<Analysis> {
     let handle = VaultDir::open(root)?;
-    let key = crate::cache::key("pair", cfg, &discovery.projects);
-    // The pairwise memo is read and checked on a thread of its own while the
-    // files are scanned: it needs only the project list, and its reading
-    // (one file, checked whole, then decoded) is work for one core while the
-    // scan's own steps between its parallel parts leave the other idle.
-    // With no memo on disk there is little to do (a thread of its own
-    // would cost more, in time and in its allocator's memory).
-    let (mut pairs, vault) = beside(
-        mode != Mode::Off && handle.exists(crate::cache::PAIRS_FILE),
-        || crate::cache::Pairs::open(&handle, mode, key),
-        || crate::scan::scan_discovered(root, cfg, mode, discovery),
-    );
-    let mut vault = vault?;
+    let mut vault = crate::scan::scan_discovered(root, cfg, mode, discovery)?;
     let scanned = start.elapsed();
     let items = std::mem::take(&mut vault.items);
     let (sources, untagged) = collected_stats(&items);
-    pairs.choose_keeping(vault.cache.as_ref().is_some_and(|u| u.deferred));
-    let merged = crate::merge::merge_memos(
+    let mut merged = crate::merge::merge(
         items,
         &vault.signals,
         vault.as_of,
         cfg.dedup_threshold,
-        pairs.memo.as_mut(),
-        pairs.clusters.as_mut(),
     );
-    if let Some(used) = vault.cache.as_mut() {
-        pairs.finish(&handle, used);
-    }
-    let mut merged = merged;
     let decisions = read_decisions(&handle, &mut vault.warnings)?;
     crate::merge::settle(
         &mut merged,

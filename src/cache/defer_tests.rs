@@ -1,5 +1,5 @@
-//! A writing run that finds few files changed leaves `scan.bin` and
-//! `pairs.bin` as they were (FORMAT.md §12.1, "Writing"); the output is
+//! A writing run that finds few files changed leaves `scan.bin` as it
+//! was (FORMAT.md §12.1, "Writing"); the output is
 //! the same as without the cache, and the next run re-reads those files.
 
 use super::tests::{clock_ahead, run, small_vault, write};
@@ -7,10 +7,9 @@ use super::*;
 use crate::report::Report;
 use std::path::Path;
 
-/// The bytes of the per-file results and of the merge's memos.
-fn cache_files(root: &Path) -> (Vec<u8>, Vec<u8>) {
-    let read = |rel: &str| std::fs::read(root.join(rel)).unwrap();
-    (read(SCAN_FILE), read(PAIRS_FILE))
+/// The bytes of the per-file results.
+fn cache_files(root: &Path) -> Vec<u8> {
+    std::fs::read(root.join(SCAN_FILE)).unwrap()
 }
 
 #[test]
@@ -48,7 +47,7 @@ fn change_lists(
     root: &Path,
     count: usize,
 ) -> (
-    (Vec<u8>, Vec<u8>),
+    Vec<u8>,
     (String, Report),
     (String, Report, Option<CacheUse>),
 ) {
@@ -78,7 +77,7 @@ fn as_many_changed_files_as_the_limit_leave_the_cache_as_it_was() {
     let used = used.unwrap();
     assert!(used.deferred, "{used:?}");
     assert_eq!(used.reread, files::REWRITE_AFTER);
-    assert_eq!(cache_files(root).0, before.0);
+    assert_eq!(cache_files(root), before);
 }
 
 #[test]
@@ -90,31 +89,8 @@ fn more_changed_files_than_the_limit_rewrite_the_cache() {
     assert_eq!((&text, &report), (&fresh.0, &fresh.1));
     let used = used.unwrap();
     assert!(!used.deferred && used.written, "{used:?}");
-    let after = cache_files(root);
-    assert_ne!(after.0, before.0);
-    assert_ne!(after.1, before.1);
+    assert_ne!(cache_files(root), before);
     let (_, report, used) = run(root, Mode::Write);
     assert_eq!(report, fresh.1);
     assert_eq!(used.unwrap().reread, 0);
-}
-
-#[test]
-fn a_memo_that_lacked_many_texts_is_rewritten_though_the_scan_is_kept() {
-    clock_ahead();
-    let v = small_vault();
-    let root = v.path();
-    run(root, Mode::Write);
-    let before = cache_files(root);
-    // One file, with more new texts than a kept memo may lack.
-    let list: String = (0..80)
-        .map(|n| format!("- [ ] brand new task number {n} of the list\n"))
-        .collect();
-    write(root, "projects/beta/todos.md", &format!("## Next\n{list}"));
-    let fresh = run(root, Mode::Off);
-    let (text, report, used) = run(root, Mode::Write);
-    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
-    assert!(used.unwrap().deferred);
-    let after = cache_files(root);
-    assert_eq!(after.0, before.0);
-    assert_ne!(after.1, before.1);
 }

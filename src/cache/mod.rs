@@ -1,9 +1,8 @@
 //! The validated cache in `.agents/cache/` (docs/FORMAT.md §12.1):
 //! per-file scan results ([`files`]) reused when a file's stamp (size,
 //! times, inode) or its bytes show it unchanged, so an everyday run
-//! re-parses only what changed, and the merge's pairwise answers
-//! ([`pairs`]), and the last run's summary and search index with what they
-//! were made from ([`result`], [`index`]), for runs that find the vault
+//! re-parses only what changed, and the last run's summary and search
+//! index with what they were made from ([`result`], [`index`]), for runs that find the vault
 //! unchanged. It is vault content, so it is never trusted: every file is
 //! framed and signed with the user's key kept outside the vault
 //! ([`container`], [`secret`]), read through the vault handle with a size
@@ -18,7 +17,6 @@ use crate::user_key as secret;
 mod defer_tests;
 mod files;
 pub(crate) mod index;
-mod pairs;
 #[cfg(test)]
 mod prop_tests;
 pub(crate) mod result;
@@ -30,7 +28,6 @@ pub(crate) use tests::carried;
 mod trust_tests;
 
 pub(crate) use files::{FileCache, Keep, PerFile};
-pub(crate) use pairs::Pairs;
 pub(crate) use result::{Lookup, Marks};
 
 use crate::config::Config;
@@ -41,8 +38,6 @@ use std::sync::OnceLock;
 pub(crate) const DIR: &str = ".agents/cache";
 /// Per-file scan results.
 pub(crate) const SCAN_FILE: &str = ".agents/cache/scan.bin";
-/// The merge's pairwise answers.
-pub(crate) const PAIRS_FILE: &str = ".agents/cache/pairs.bin";
 /// The last result, for runs that find the vault unchanged.
 pub(crate) const RESULT_FILE: &str = ".agents/cache/result.bin";
 /// Largest cache file read or written (a larger one is ignored).
@@ -85,13 +80,14 @@ pub struct CacheUse {
     pub reread: usize,
     /// Whether this run rewrote a cache file.
     pub written: bool,
-    /// Whether the merge started from the pairwise answers of an earlier run.
+    /// Always false: the merge keeps no memo between runs (the field
+    /// stays for JSON schema 1, which never removes a field).
     pub pairs_reused: bool,
     /// Why (part of) the cache was ignored, when it was.
     pub ignored: Vec<String>,
     /// Whether the per-file results were left as they were although some
-    /// files changed (few did: see `files::REWRITE_AFTER`); the merge's
-    /// memos are then left too, and the next run re-reads those files.
+    /// files changed (few did: see `files::REWRITE_AFTER`); the next run
+    /// re-reads those files.
     #[serde(skip)]
     pub deferred: bool,
 }

@@ -3,7 +3,7 @@
 //! the result cache answers only for the vault it was made from.
 
 use super::tests::{clock_ahead, config, run, small_vault, write};
-use super::{Lookup, Mode, PAIRS_FILE, RESULT_FILE, SCAN_FILE};
+use super::{Lookup, Mode, RESULT_FILE, SCAN_FILE};
 use crate::start_summary::SummaryView;
 use proptest::prelude::*;
 use std::path::Path;
@@ -28,7 +28,7 @@ const LINES: &[&str] = &[
     "",
     "text paragraph",
     // Near-duplicates in other projects, ranks and dates: they change which
-    // cluster an item joins (the clustering memo in `pairs.bin`).
+    // cluster an item joins.
     "- [ ] (alpha) fix the lock timeout quickly",
     "- [ ] (beta) fix the lock timeout quickly",
     "- [ ] fix the lock timeout quick ⏫",
@@ -70,8 +70,6 @@ enum Step {
     Corrupt(usize),
     /// The result file damaged.
     CorruptResult(usize),
-    /// The memo file (pairwise answers, match graph) damaged.
-    CorruptPairs(usize),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -86,7 +84,6 @@ fn step() -> impl Strategy<Value = Step> {
         1 => Just(Step::Project),
         1 => any::<usize>().prop_map(Step::Corrupt),
         1 => any::<usize>().prop_map(Step::CorruptResult),
-        1 => any::<usize>().prop_map(Step::CorruptPairs),
     ]
 }
 
@@ -127,7 +124,7 @@ fn apply(root: &Path, step: &Step) {
             }
         }
         Step::Config(on) => {
-            // Another threshold as well: memos of the old one are unusable.
+            // Another threshold as well.
             let toml = if *on {
                 "[dedup]\nthreshold = 0.7\n[headings]\nnext = [\"next\", \"done\"]\n"
             } else {
@@ -138,7 +135,6 @@ fn apply(root: &Path, step: &Step) {
         Step::Project => write(root, "projects/gamma/todos.md", "- [ ] gamma task\n"),
         Step::Corrupt(at) => corrupt(root, SCAN_FILE, *at),
         Step::CorruptResult(at) => corrupt(root, RESULT_FILE, *at),
-        Step::CorruptPairs(at) => corrupt(root, PAIRS_FILE, *at),
     }
 }
 

@@ -2,7 +2,7 @@
 //! user's runs signed is trusted.
 
 use super::tests::{config, run, small_vault, write};
-use super::{Mode, PAIRS_FILE, RESULT_FILE, SCAN_FILE, secret};
+use super::{Mode, RESULT_FILE, SCAN_FILE, secret};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -65,40 +65,6 @@ fn a_key_others_can_read_or_a_link_is_refused() {
         "{used:?}"
     );
     assert!(!v.path().join(SCAN_FILE).exists());
-}
-
-#[test]
-fn pairs_are_kept_reused_and_ignored_when_foreign_or_broken() {
-    let v = small_vault();
-    let root = v.path();
-    let fresh = run(root, Mode::Off);
-    let (_, _, first) = run(root, Mode::Write);
-    assert!(!first.unwrap().pairs_reused);
-    assert!(root.join(PAIRS_FILE).exists());
-    let (text, report, second) = run(root, Mode::Read);
-    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
-    assert!(second.unwrap().pairs_reused);
-    // Signed by another user's key: ignored.
-    let other = tempfile::tempdir().unwrap();
-    with_key_dir(other.path(), || run(root, Mode::Write));
-    let (text, report, used) = run(root, Mode::Read);
-    assert_eq!((&text, &report), (&fresh.0, &fresh.1));
-    let used = used.unwrap();
-    assert!(!used.pairs_reused);
-    assert!(
-        used.ignored
-            .iter()
-            .any(|w| w.starts_with(PAIRS_FILE) && w.contains("bad signature")),
-        "{used:?}"
-    );
-    for junk in [&b""[..], b"ASTCACHE", &[0u8; 300][..]] {
-        write(root, PAIRS_FILE, "");
-        std::fs::write(root.join(PAIRS_FILE), junk).unwrap();
-        let (text, report, used) = run(root, Mode::Read);
-        assert_eq!((&text, &report), (&fresh.0, &fresh.1));
-        assert!(!used.unwrap().pairs_reused);
-    }
-    let _ = config(root);
 }
 
 /// The result cache's answer for the vault at `root` as it is now.

@@ -3,29 +3,21 @@
 
 mod cluster;
 mod cluster_graph;
-mod cluster_memo;
 mod distinct;
 mod forward;
 mod frozen;
 mod index;
 mod mask_scan;
-mod memo;
 mod rank;
 mod resolve;
-mod resolve_cold;
-mod resolve_warm;
 mod settle;
 mod similarity;
-mod wire;
 
 pub use cluster::cluster;
-pub use cluster_memo::ClusterMemo;
-use cluster_memo::cluster_recording;
 use frozen::FrozenIndex;
 pub use index::{Rows, SimIndex};
-pub use memo::{KEEP_UNKNOWN, MEMO_VERSION, PairMemo};
 pub use rank::{compare, due, overdue, tier};
-pub use resolve::{Resolution, resolve, resolve_traced, resolve_with};
+pub use resolve::{Resolution, resolve, resolve_traced};
 pub use settle::{Settled, identifiers, is_done_line, settle};
 pub use similarity::{Key, close, matches_by_definition, similar};
 
@@ -80,37 +72,9 @@ pub struct Merged {
 
 /// Runs the merge over collected items and resolution signals.
 pub fn merge(items: Vec<Item>, signals: &[Signal], as_of: Option<Date>, threshold: f64) -> Merged {
-    merge_with(items, signals, as_of, threshold, None)
-}
-
-/// [`merge`] with a pairwise-answer memo from an earlier run (see
-/// [`PairMemo`]): the result is the same, the work smaller when few texts
-/// changed; afterwards the memo holds this run's answers, for the next.
-pub fn merge_with(
-    items: Vec<Item>,
-    signals: &[Signal],
-    as_of: Option<Date>,
-    threshold: f64,
-    memo: Option<&mut PairMemo>,
-) -> Merged {
-    merge_memos(items, signals, as_of, threshold, memo, None)
-}
-
-/// [`merge_with`] with a clustering memo as well (see [`ClusterMemo`]):
-/// the same result; afterwards both memos hold this run's answers.
-pub fn merge_memos(
-    items: Vec<Item>,
-    signals: &[Signal],
-    as_of: Option<Date>,
-    threshold: f64,
-    mut memo: Option<&mut PairMemo>,
-    clusters: Option<&mut ClusterMemo>,
-) -> Merged {
     let collected = items.len();
-    let (open, mut resolutions) = resolve_with(items, signals, threshold, memo.as_deref_mut());
+    let (open, mut resolutions) = resolve_traced(items, signals, threshold);
     crate::memory::purge();
-    // A pairwise memo left as it was is not written: nor is the graph.
-    let record = !memo.is_some_and(|m| m.kept());
     let (mut open, twinned, forwarded_open) = forward::settle(open, threshold);
     resolutions.extend(twinned.into_iter().map(|item| Resolution {
         item,
@@ -124,7 +88,7 @@ pub fn merge_memos(
     // Between steps, the last one's scratch memory goes back to the system
     // (see `crate::memory`).
     crate::memory::purge();
-    let (clusters, capped) = cluster_recording(&open, threshold, clusters, record);
+    let (clusters, capped) = cluster::cluster_counted(&open, threshold);
     crate::memory::purge();
     let duplicates_merged = open.len() - clusters.len();
     Merged {

@@ -40,7 +40,7 @@ fn only_commands_holding_the_lock_write_the_cache() {
     v.ok(&["regen"]);
     assert!(v.exists(SCAN));
     assert!(v.read(".agents/cache/.gitignore").lines().any(|l| l == "*"));
-    assert!(v.exists(".agents/cache/pairs.bin"));
+    assert!(!v.exists(".agents/cache/pairs.bin"), "the merge keeps no memo");
     assert!(v.exists(RESULT));
     let before = std::fs::read(v.join(SCAN)).expect("cache");
     v.write("journal/2026-05-07.md", "### Next\n- [ ] a new day\n");
@@ -57,7 +57,7 @@ fn audit_reports_files_reused_and_reread() {
     assert_eq!(
         r["audit"]["cache"],
         serde_json::json!({"reused": 2, "reread": 0, "written": false,
-                           "pairs_reused": true, "ignored": []})
+                           "pairs_reused": false, "ignored": []})
     );
     v.write(
         "projects/wrap-cli/todos.md",
@@ -65,7 +65,7 @@ fn audit_reports_files_reused_and_reread() {
     );
     let text = v.ok(&["audit", "-v"]);
     assert!(
-        text.contains("cache: 1 file reused, 1 re-read; pairwise answers reused\n"),
+        text.contains("cache: 1 file reused, 1 re-read\n"),
         "{text}"
     );
     assert!(!v.ok(&["audit"]).contains("cache:"));
@@ -101,7 +101,7 @@ fn a_damaged_cache_is_ignored_with_a_note_and_replaced() {
         assert_has(
             &text,
             &[
-                "cache: 0 files reused, 2 re-read; pairwise answers reused\n",
+                "cache: 0 files reused, 2 re-read\n",
                 ".agents/cache/scan.bin ignored:",
             ],
         );

@@ -22,7 +22,6 @@ mod init;
 mod lock;
 mod matching;
 mod mcp;
-mod memo;
 mod oplog;
 mod pairs;
 mod props;

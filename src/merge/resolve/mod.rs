@@ -1,8 +1,8 @@
 //! Step 2 of the merge: resolution by done items (docs/FORMAT.md §5).
 
+mod compare;
+
 use super::distinct::number_distinct;
-use super::memo::{PairMemo, Reuse, TextId};
-use super::{resolve_cold, resolve_warm};
 use crate::item::{Item, Signal};
 use jiff::civil::Date;
 use rayon::prelude::*;
@@ -62,22 +62,7 @@ pub fn resolve_traced(
     signals: &[Signal],
     threshold: f64,
 ) -> (Vec<Item>, Vec<Resolution>) {
-    resolve_with(items, signals, threshold, None)
-}
-
-/// [`resolve_traced`] with a pairwise-answer memo (see [`PairMemo`]): a
-/// usable memo answers known texts, and the memo is rebuilt from this run.
-/// The result is the same with or without it.
-pub fn resolve_with(
-    items: Vec<Item>,
-    signals: &[Signal],
-    threshold: f64,
-    mut memo: Option<&mut PairMemo>,
-) -> (Vec<Item>, Vec<Resolution>) {
     if signals.is_empty() {
-        if let Some(m) = memo {
-            m.clear(threshold);
-        }
         return (items, Vec::new());
     }
     // The two lists are independent: built side by side.
@@ -86,107 +71,22 @@ pub fn resolve_with(
     // Between steps, the last one's scratch memory goes back to the system
     // (see `crate::memory`).
     crate::memory::purge();
-    if let Some(m) = memo.as_deref_mut()
-        && !m.usable(threshold)
-    {
-        m.clear(threshold);
-    }
-    let entry_ids: Vec<TextId> = memo.as_deref().map_or_else(Vec::new, |m| {
-        entries
-            .par_iter()
-            .map(|((n, p, x), d)| m.id(n, *p, *x, (d.undated, d.latest)))
-            .collect()
-    });
-    let query_ids: Vec<TextId> = memo.as_deref().map_or_else(Vec::new, |m| {
-        queries
-            .par_iter()
-            .map(|((n, p, x), earliest)| m.id(n, *p, *x, earliest))
-            .collect()
-    });
-    // A memo that answers no text (a first run) needs no index of fresh
-    // entries: that would be a second copy of the whole index.
-    let reuse = memo
-        .as_deref()
-        .filter(|m| m.queries() > 0)
-        .map(|m| Reuse::new(m, &entry_ids));
     // The first entry too old for a query whose earliest item is `earliest`.
     let too_old = |earliest: Option<Date>| {
         earliest.map_or(u32::MAX, |d| {
             entries.partition_point(|(_, m)| m.undated || m.latest >= Some(d)) as u32
         })
     };
-    // Few new texts: answered from the memo's lists and bounds, with no
-    // key or index for the texts it knows.
-    // Texts the memo does not know: entries, then item texts.
-    // Each item text's place in the memo, when the memo knows it.
-    let known_at: Vec<Option<usize>> = match &reuse {
-        Some(r) => query_ids.par_iter().map(|q| r.position(q)).collect(),
-        None => Vec::new(),
-    };
-    let (new_entries, new_queries) = match &reuse {
-        Some(r) => (
-            r.known.iter().filter(|&&k| !k).count(),
-            known_at.iter().filter(|p| p.is_none()).count(),
-        ),
-        None => (entries.len(), queries.len()),
-    };
-    let warm = reuse
-        .as_ref()
-        .filter(|_| resolve_warm::worth_it(new_entries, new_queries));
-    let (found, entry_bounds, query_bounds) = match warm {
-        Some(r) => {
-            let texts: Vec<TextKey<'_>> = entries.iter().map(|e| e.0).collect();
-            let asked: Vec<TextKey<'_>> = queries.iter().map(|q| q.0).collect();
-            let a = resolve_warm::answer(
-                &texts,
-                &asked,
-                &known_at,
-                |n| too_old(queries[n].1),
-                r,
-                threshold,
-            );
-            (a.found, a.entry_bounds, a.query_bounds)
-        }
-        None => {
-            // With no memo to fill, a query needs only the matches that
-            // decide its items (see `resolve_cold::compare_all`): the latest
-            // date of each.
-            let latest = match memo {
-                Some(_) => Vec::new(),
-                None => {
-                    let mut latest = vec![None; queries.len()];
-                    for (item, &q) in items.iter().zip(&query_of) {
-                        let l = &mut latest[q as usize];
-                        *l = (*l).max(item.date);
-                    }
-                    latest
-                }
-            };
-            resolve_cold::compare_all(
-                &entries,
-                &queries,
-                &known_at,
-                reuse.as_ref(),
-                threshold,
-                too_old,
-                memo.is_none().then_some(latest.as_slice()),
-            )
-        }
-    };
-    let reused = reuse.is_some();
-    drop(reuse);
-    crate::memory::purge();
-    if let Some(m) = memo
-        && !(reused && m.keep(new_entries + new_queries))
-    {
-        let pairs = query_ids
-            .iter()
-            .zip(&query_bounds)
-            .zip(&found)
-            .map(|((q, b), f)| (*q, *b, f.iter().map(|&(id, _)| id).collect()));
-        m.record(threshold, &entry_ids, &entry_bounds, pairs);
-        m.set_unknown(new_entries + new_queries);
+    // A query needs only the matches that decide its items (see
+    // `compare::compare_all`): the latest date of each.
+    let mut latest = vec![None; queries.len()];
+    for (item, &q) in items.iter().zip(&query_of) {
+        let l = &mut latest[q as usize];
+        *l = (*l).max(item.date);
     }
+    let found = compare::compare_all(&entries, &queries, threshold, too_old, &latest);
+    drop(latest);
+    crate::memory::purge();
     let closers: Vec<Option<(usize, f64)>> = items
         .par_iter()
         .zip(&query_of)

@@ -238,28 +238,6 @@ fn edits_within(a: &str, b: &str, max: usize, allowed: f64, threshold: f64) -> b
     }
 }
 
-/// [`similar`] of `q` and the key of (`norm`, `private`), whose shape is
-/// `s`: the bounds from the shape, the rest from the text.
-pub(super) fn similar_to_shape(
-    q: &Key<'_>,
-    s: &Shape,
-    norm: &str,
-    private: Option<u64>,
-    threshold: f64,
-) -> bool {
-    let max = q.len.max(s.len as usize);
-    if max > 0 {
-        let allowed = (1.0 - threshold) * max as f64 + 1e-9;
-        if q.len.abs_diff(s.len as usize) as f64 > allowed
-            || f64::from(q.bigrams.differing(&s.bigrams)) > 4.0 * allowed
-            || f64::from(q.sig.bag_distance(&s.sig)) > allowed
-        {
-            return false;
-        }
-    }
-    similar_within_bounds(q, norm, private, threshold)
-}
-
 /// [`similar`] for a pair whose bigram and bag-distance bounds are known to
 /// hold (a row an index's scan gave, see `index::Rows::scan`), from the
 /// other side's text alone: its key need not be built.

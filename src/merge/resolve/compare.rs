@@ -1,14 +1,10 @@
-//! Resolution's answers by comparing every item text with the Done
-//! entries through one similarity index (`FrozenIndex`), for a run with no
-//! memo or with more new texts than the warm path answers (see
-//! `resolve_warm`); with no memo to fill, a query decided by identical
-//! entries is not compared at all.
+//! Resolution's answers: every item text compared with the Done entries
+//! through one similarity index (`FrozenIndex`); a query decided by
+//! identical entries is not compared at all.
 
-use super::cluster_memo::Bounds;
-use super::memo::Reuse;
-use super::resolve::{Matches, TextKey};
-use super::similarity::{Shape, similar_to_shape, similar_within_bounds};
-use super::{FrozenIndex, Key};
+use super::super::similarity::{Shape, similar_within_bounds};
+use super::super::{FrozenIndex, Key};
+use super::{Matches, TextKey};
 use hashbrown::HashTable;
 use jiff::civil::Date;
 use rayon::prelude::*;
@@ -18,53 +14,43 @@ use std::hash::BuildHasher;
 /// Every matching entry of each distinct item text not older than its
 /// earliest item (the others can resolve none of them; `too_old` gives
 /// the first entry number past that), most similar first, by one
-/// similarity index of all entries; with the bounds of every entry's and
-/// query's key, for the memo. A memo's known item texts are re-checked
-/// against their remembered entries and compared with the new ones only.
+/// similarity index of all entries.
 ///
-/// `deciding`, when no memo is filled, holds each query's latest item date:
-/// a query whose latest item an identical entry text resolves (one in time,
-/// compatible project and private mark) is answered by its identical
-/// entries alone, and not compared with anything. Those are the first of
-/// its matches (similarity 1, by number; a key shorter than the compared
-/// prefix is similar 1 to itself only), and the closer of each of its
-/// items is among them, so resolution is the same (property-tested against
-/// the definition); its bounds are then not needed, and not returned.
+/// `deciding` holds each query's latest item date: a query whose latest
+/// item an identical entry text resolves (one in time, compatible project
+/// and private mark) is answered by its identical entries alone, and not
+/// compared with anything. Those are the first of its matches (similarity
+/// 1, by number; a key shorter than the compared prefix is similar 1 to
+/// itself only), and the closer of each of its items is among them, so
+/// resolution is the same (property-tested against the definition).
 pub(super) fn compare_all(
     entries: &[(TextKey<'_>, Matches)],
     queries: &[(TextKey<'_>, Option<Date>)],
-    known_at: &[Option<usize>],
-    reuse: Option<&Reuse<'_>>,
     threshold: f64,
     too_old: impl Fn(Option<Date>) -> u32 + Sync,
-    deciding: Option<&[Option<Date>]>,
-) -> Answered {
-    // What the indexes and the bounds read of each entry's key (a key
-    // itself would hold its texts too: 144 bytes against 80).
+    deciding: &[Option<Date>],
+) -> Vec<Vec<(u32, f64)>> {
+    // What the index reads of each entry's key (a key itself would hold
+    // its texts too: 144 bytes against 80).
     let shapes: Vec<Shape> = entries
         .par_iter()
         .map(|((n, _, private), _)| Shape::of(&Key::with_private(n, *private)))
         .collect();
-    let numbered = || {
-        entries
-            .iter()
-            .enumerate()
-            .map(|(id, ((_, p, _), _))| (*p, id as u32))
-    };
-    // The index and, when queries may be answered by twins, each entry
-    // text's first number and the next number with the same text
-    // (`u32::MAX`: none): independent, so built side by side.
+    let numbered = entries
+        .iter()
+        .enumerate()
+        .map(|(id, ((_, p, _), _))| (*p, id as u32));
+    // The index and each entry text's first number and the next number
+    // with the same text (`u32::MAX`: none): independent, so built side by
+    // side.
     let (index, chains) = rayon::join(
-        || FrozenIndex::build(&shapes, numbered()),
-        || match deciding {
-            Some(_) => TwinChains::of(entries),
-            None => TwinChains::default(),
-        },
+        || FrozenIndex::build(&shapes, numbered),
+        || TwinChains::of(entries),
     );
     // The index's sorting scratch goes back before the answers grow.
     crate::memory::purge();
     let twins = |n: usize| -> Option<Vec<(u32, f64)>> {
-        let latest = deciding?[n];
+        let latest = deciding[n];
         let ((norm, project, private), earliest) = queries[n];
         if norm.len() >= crate::normalize::COMPARED_CHARS {
             return None;
@@ -84,46 +70,19 @@ pub(super) fn compare_all(
         }
         decides.then_some(found)
     };
-    // The entries the memo never compared against: known item texts are
-    // compared with these only.
-    let fresh = match reuse {
-        Some(r) => FrozenIndex::build(&shapes, numbered().filter(|&(_, id)| !r.known[id as usize])),
-        None => FrozenIndex::default(),
-    };
-    // Bounds fill a memo; a run with twins answered fills none.
-    let entry_bounds: Vec<Bounds> = match deciding {
-        Some(_) => Vec::new(),
-        None => shapes.iter().map(Bounds::of_shape).collect(),
-    };
-    // Query `n`'s matching entries, most similar first, and (when a memo
-    // is filled) the bounds of its key.
+    // Query `n`'s matching entries, most similar first.
     let answer = |n: usize, tk: TextKey<'_>, earliest: Option<Date>| {
         if let Some(found) = twins(n) {
-            return (found, None);
+            return found;
         }
         let (norm, project, private) = tk;
         let q = Key::with_private(norm, private);
         let compatible = |p: Option<&str>| project.is_none() || p.is_none() || p == project;
         let mut found: Vec<(u32, f64)> = Vec::new();
-        let known = reuse.and_then(|r| known_at[n].map(|p| r.listed(p)));
-        let (scanned, below) = match known {
-            Some(listed) => {
-                for id in listed {
-                    let ((n, p, x), _) = &entries[id as usize];
-                    if compatible(*p)
-                        && similar_to_shape(&q, &shapes[id as usize], n, *x, threshold)
-                    {
-                        found.push((id, crate::normalize::similarity(norm, n)));
-                    }
-                }
-                (&fresh, u32::MAX)
-            }
-            None => (&index, too_old(earliest)),
-        };
         // A scan's rows are inside the bounds: the rest of the test needs
         // the entry's text only.
-        scanned.candidates(project, &q, threshold, |bucket| {
-            bucket.scan(&q, threshold, below, |id| {
+        index.candidates(project, &q, threshold, |bucket| {
+            bucket.scan(&q, threshold, too_old(earliest), |id| {
                 let ((n, p, x), _) = &entries[id as usize];
                 if compatible(*p) && similar_within_bounds(&q, n, *x, threshold) {
                     found.push((id, crate::normalize::similarity(norm, n)));
@@ -134,29 +93,13 @@ pub(super) fn compare_all(
         found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         // Most lists hold one or two entries: no room kept for four.
         found.shrink_to_fit();
-        // Bounds only fill a memo: a run answering by twins keeps none.
-        (found, deciding.is_none().then(|| Bounds::of(&q)))
+        found
     };
-    // Bounds are for the memo, which a run with twins answered fills not.
-    if deciding.is_some() {
-        let found = queries
-            .par_iter()
-            .enumerate()
-            .map(|(n, &(tk, earliest))| answer(n, tk, earliest).0)
-            .collect();
-        return (found, Vec::new(), Vec::new());
-    }
-    #[allow(clippy::type_complexity)]
-    let (found, query_bounds): (Vec<Vec<(u32, f64)>>, Vec<Option<Bounds>>) = queries
+    queries
         .par_iter()
         .enumerate()
         .map(|(n, &(tk, earliest))| answer(n, tk, earliest))
-        .unzip();
-    (
-        found,
-        entry_bounds,
-        query_bounds.into_iter().flatten().collect(),
-    )
+        .collect()
 }
 
 /// For each distinct entry text, its first entry number, and for each
@@ -165,7 +108,6 @@ pub(super) fn compare_all(
 ///
 /// The table holds entry numbers only (4 bytes a slot, against 24 for a
 /// map from the text): a lookup compares the text asked with the entry's.
-#[derive(Default)]
 struct TwinChains {
     first: HashTable<u32>,
     next: Vec<u32>,
@@ -197,10 +139,6 @@ impl TwinChains {
             .copied()
     }
 }
-
-/// Each query's matching entries with their similarity, most similar
-/// first; the bounds of every entry's and every query's key.
-pub(super) type Answered = (Vec<Vec<(u32, f64)>>, Vec<Bounds>, Vec<Bounds>);
 
 #[cfg(test)]
 mod tests {
