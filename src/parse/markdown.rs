@@ -2,6 +2,7 @@
 //! and the heading context each one sits in.
 
 use super::headings::{HeadingMatcher, Role, is_session_heading};
+use super::blank::{blank_front_matter, opens_drawer};
 use super::{Check, split_checkbox_with, split_tag};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -245,42 +246,10 @@ fn is_inline(tag: &Tag<'_>) -> bool {
     )
 }
 
-/// Parses one Markdown document. `src` must not start with a BOM.
-///
-/// The line-level extractor (`lines`) reads the common file; a file holding
-/// a construct it leaves to pulldown-cmark gets the full parse.
-pub fn parse_document(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
-    parse_with(src, |src| {
-        super::lines::parse_lines(src, headings).unwrap_or_else(|| full_parse(src, headings))
-    })
-}
-
-/// `parse_document` through the pulldown-cmark walk alone (the reference
-/// the line-level extractor must equal).
-#[cfg(test)]
-pub(crate) fn parse_document_full(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
-    parse_with(src, |src| parse_exact(src, headings))
-}
-
-fn parse_with(src: &str, parse: impl FnOnce(&str) -> ParsedDoc) -> ParsedDoc {
-    // Private spans go first, over the whole file: a span hides every item,
-    // line and block up to its close tag (line numbers are kept).
-    let spans = crate::privacy::spans(src);
-    let src = crate::privacy::redact(src);
-    let mut doc = parse(&src);
-    mark_private(&mut doc, &spans);
-    doc
-}
-
-/// The pulldown-cmark walk over a redacted document.
-fn full_parse(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
-    parse_exact(src, headings)
-}
-
 /// Gives each entry holding a `[private]` placeholder the private mark of
 /// the spans that open on its lines (from its first line up to the next
 /// entry's), for the private-span guard.
-fn mark_private(doc: &mut ParsedDoc, spans: &[(u32, &str)]) {
+pub(super) fn mark_private(doc: &mut ParsedDoc, spans: &[(u32, &str)]) {
     if spans.is_empty() {
         return;
     }
@@ -302,7 +271,7 @@ fn mark_private(doc: &mut ParsedDoc, spans: &[(u32, &str)]) {
 /// The pulldown-cmark walk over one document (the reference the line-level
 /// extractor must match).
 pub(crate) fn parse_exact(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
-    let blanked = super::lines::blank_front_matter(src);
+    let blanked = blank_front_matter(src);
     let src = &*blanked;
     let opts = options();
     let mut doc = ParsedDoc::default();
@@ -690,16 +659,6 @@ fn indent_of(line: &str) -> usize {
     col
 }
 
-/// A Logseq/org drawer's opening line (`:LOGBOOK:`, `:AGENDA:`,
-/// `:PROPERTIES:`): a word of capitals and `_` between colons.
-pub(super) fn opens_drawer(t: &str) -> bool {
-    t.len() > 2
-        && t != ":END:"
-        && t.strip_prefix(':')
-            .and_then(|r| r.strip_suffix(':'))
-            .is_some_and(|w| w.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
-}
-
 /// Joins the source lines of a paragraph with single spaces, dropping
 /// continuation indentation (and `>` markers inside block quotes).
 ///
@@ -757,6 +716,7 @@ fn join_lines(raw: &str, in_quote: bool, column: usize) -> std::borrow::Cow<'_, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::parse_document;
 
     const LINES: &[&str] = &[
         "",

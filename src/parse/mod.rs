@@ -4,6 +4,7 @@
 //! This layer knows nothing about source kinds; `sources` applies the
 //! per-kind rules on top of it.
 
+mod blank;
 mod headings;
 mod lines;
 mod markdown;
@@ -12,7 +13,35 @@ pub use headings::{
     HeadingMatcher, Role, SessionProject, find_project, is_project_list, session_project,
     session_project_in,
 };
-pub use markdown::{Entry, HeadingInfo, ParsedDoc, SessionHeading, parse_document};
+pub use markdown::{Entry, HeadingInfo, ParsedDoc, SessionHeading};
+
+/// Parses one Markdown document. `src` must not start with a BOM.
+///
+/// The line-level extractor (`lines`) reads the common file; a file holding
+/// a construct it leaves to pulldown-cmark gets the full parse
+/// (`markdown`).
+pub fn parse_document(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
+    parse_with(src, |src| {
+        lines::parse_lines(src, headings).unwrap_or_else(|| markdown::parse_exact(src, headings))
+    })
+}
+
+/// `parse_document` through the pulldown-cmark walk alone (the reference
+/// the line-level extractor must equal).
+#[cfg(test)]
+pub(crate) fn parse_document_full(src: &str, headings: &HeadingMatcher) -> ParsedDoc {
+    parse_with(src, |src| markdown::parse_exact(src, headings))
+}
+
+fn parse_with(src: &str, parse: impl FnOnce(&str) -> ParsedDoc) -> ParsedDoc {
+    // Private spans go first, over the whole file: a span hides every item,
+    // line and block up to its close tag (line numbers are kept).
+    let spans = crate::privacy::spans(src);
+    let src = crate::privacy::redact(src);
+    let mut doc = parse(&src);
+    markdown::mark_private(&mut doc, &spans);
+    doc
+}
 
 /// The state of an item: its checkbox mark through the [`StatusMap`], or for
 /// an item without a checkbox the status its text states (a Logseq/org

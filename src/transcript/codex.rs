@@ -237,7 +237,7 @@ fn message(role: Role, raw: &str, echo: bool) -> Decoded {
     if role == Role::User && raw.trim_start().starts_with("<turn_aborted>") {
         return stopped("interrupted request");
     }
-    let text = strip_blocks(raw, &HIDDEN);
+    let text = super::strip_blocks(raw, &HIDDEN);
     let start = text.trim_start();
     if text.trim().is_empty() || start.starts_with("# AGENTS.md instructions") {
         return Decoded::Ignored;
@@ -284,49 +284,6 @@ fn echo(payload: Option<Item>) -> Decoded {
     }
 }
 
-/// Removes the given `(open, close)` blocks (tags included). A removed block
-/// that spanned lines leaves a line break; an unclosed block hides the rest.
-pub(super) fn strip_blocks(text: &str, blocks: &[(&str, &str)]) -> String {
-    // Most messages hold no tag at all: one byte search settles them.
-    let mut firsts: Vec<u8> = blocks
-        .iter()
-        .filter_map(|(o, _)| o.bytes().next())
-        .collect();
-    firsts.sort_unstable();
-    firsts.dedup();
-    let hay = text.as_bytes();
-    let tagless = match firsts[..] {
-        [a] => memchr::memchr(a, hay).is_none(),
-        [a, b] => memchr::memchr2(a, b, hay).is_none(),
-        [a, b, c] => memchr::memchr3(a, b, c, hay).is_none(),
-        _ => false,
-    };
-    if tagless {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    loop {
-        let next = blocks
-            .iter()
-            .filter_map(|&(open, close)| rest.find(open).map(|i| (i, open, close)))
-            .min_by_key(|&(i, _, _)| i);
-        let Some((i, open, close)) = next else {
-            out.push_str(rest);
-            return out;
-        };
-        out.push_str(&rest[..i]);
-        let inner = &rest[i + open.len()..];
-        let Some(j) = inner.find(close) else {
-            return out;
-        };
-        if inner[..j].contains('\n') {
-            out.push('\n');
-        }
-        rest = &inner[j + close.len()..];
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,7 +296,7 @@ mod tests {
     }
 
     fn sh(text: &str) -> String {
-        strip_blocks(text, &HIDDEN)
+        super::super::strip_blocks(text, &HIDDEN)
     }
 
     #[test]

@@ -280,6 +280,49 @@ struct Turn {
     recap: bool,
 }
 
+/// Removes the given `(open, close)` blocks (tags included). A removed block
+/// that spanned lines leaves a line break; an unclosed block hides the rest.
+pub(crate) fn strip_blocks(text: &str, blocks: &[(&str, &str)]) -> String {
+    // Most messages hold no tag at all: one byte search settles them.
+    let mut firsts: Vec<u8> = blocks
+        .iter()
+        .filter_map(|(o, _)| o.bytes().next())
+        .collect();
+    firsts.sort_unstable();
+    firsts.dedup();
+    let hay = text.as_bytes();
+    let tagless = match firsts[..] {
+        [a] => memchr::memchr(a, hay).is_none(),
+        [a, b] => memchr::memchr2(a, b, hay).is_none(),
+        [a, b, c] => memchr::memchr3(a, b, c, hay).is_none(),
+        _ => false,
+    };
+    if tagless {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let next = blocks
+            .iter()
+            .filter_map(|&(open, close)| rest.find(open).map(|i| (i, open, close)))
+            .min_by_key(|&(i, _, _)| i);
+        let Some((i, open, close)) = next else {
+            out.push_str(rest);
+            return out;
+        };
+        out.push_str(&rest[..i]);
+        let inner = &rest[i + open.len()..];
+        let Some(j) = inner.find(close) else {
+            return out;
+        };
+        if inner[..j].contains('\n') {
+            out.push('\n');
+        }
+        rest = &inner[j + close.len()..];
+    }
+}
+
 /// Extracts follow-up candidates and the session goal from transcript bytes.
 pub fn extract_bytes(bytes: &[u8], opts: &Options) -> Result<Extraction, ExtractError> {
     if let Some(why) = not_text(bytes) {

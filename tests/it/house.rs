@@ -431,32 +431,48 @@ fn cycles(nodes: &BTreeSet<String>, arcs: &BTreeMap<String, BTreeSet<String>>) -
     s.out
 }
 
-/// The cycles between the files of the folder of module `top` that are not
-/// a module file (`mod.rs`, or `src/<top>.rs`): a module file declares,
-/// re-exports and uses its children, and they use its items. This leaves
-/// out a nested folder's `mod.rs` too, so a cycle through one is not found
-/// (docs/ARCHITECTURE.md names those left).
-fn sibling_cycles(
-    top: &str,
+/// The module a file holds, as a `/`-separated path under `src/`:
+/// `merge` for `src/merge.rs` and `src/merge/mod.rs`, `merge/wire` for
+/// `src/merge/wire.rs`.
+fn module_of(file: &str) -> &str {
+    let m = file.strip_prefix("src/").unwrap_or(file);
+    let m = m.strip_suffix(".rs").unwrap_or(m);
+    m.strip_suffix("/mod").unwrap_or(m)
+}
+
+/// Whether one of the two files holds a module the other's is inside
+/// (`merge` and `merge/resolve/compare`).
+fn nested(a: &str, b: &str) -> bool {
+    let (a, b) = (module_of(a), module_of(b));
+    let inside = |outer: &str, inner: &str| {
+        inner
+            .strip_prefix(outer)
+            .is_some_and(|rest| rest.starts_with('/'))
+    };
+    inside(a, b) || inside(b, a)
+}
+
+/// The cycles between the files of one module folder, leaving out each
+/// import between a module and one inside it: a module file (`mod.rs`, or
+/// `x.rs` beside `x/`) declares, re-exports and uses what is inside it, and
+/// what is inside uses its items. Every other pair counts, at any depth: two
+/// siblings, or a file and its parent's sibling.
+fn folder_cycles(
     files: &BTreeSet<String>,
     arcs: &BTreeMap<String, BTreeSet<String>>,
 ) -> Vec<Vec<String>> {
-    let parent = format!("src/{top}.rs");
-    let siblings: BTreeSet<String> = files
+    let across: BTreeMap<String, BTreeSet<String>> = arcs
         .iter()
-        .filter(|f| !f.ends_with("/mod.rs") && !f.ends_with(&parent))
-        .cloned()
+        .map(|(from, to)| {
+            let to = to.iter().filter(|t| !nested(from, t)).cloned().collect();
+            (from.clone(), to)
+        })
         .collect();
-    let sibling_arcs: BTreeMap<String, BTreeSet<String>> = arcs
-        .iter()
-        .filter(|(from, _)| siblings.contains(*from))
-        .map(|(from, to)| (from.clone(), to.intersection(&siblings).cloned().collect()))
-        .collect();
-    cycles(&siblings, &sibling_arcs)
+    cycles(files, &across)
 }
 
 #[test]
-fn a_cycle_between_siblings_is_found_and_one_through_the_parent_is_not() {
+fn a_cycle_across_a_folder_is_found_and_one_through_a_parent_is_not() {
     let arcs = |pairs: &[(&str, &str)]| {
         let mut m = BTreeMap::<String, BTreeSet<String>>::new();
         for (a, b) in pairs {
@@ -466,7 +482,7 @@ fn a_cycle_between_siblings_is_found_and_one_through_the_parent_is_not() {
         m
     };
     let files = |m: &BTreeMap<String, BTreeSet<String>>| m.keys().cloned().collect::<BTreeSet<_>>();
-    // A parent and its children, each way: allowed.
+    // A module and what is inside it, each way and at any depth: allowed.
     let through_parent = arcs(&[
         ("src/m/mod.rs", "src/m/a.rs"),
         ("src/m/a.rs", "src/m/mod.rs"),
@@ -476,8 +492,10 @@ fn a_cycle_between_siblings_is_found_and_one_through_the_parent_is_not() {
         ("src/m/sub/x.rs", "src/m/sub/mod.rs"),
         ("src/m/sub/mod.rs", "src/m/mod.rs"),
         ("src/m/mod.rs", "src/m/sub/mod.rs"),
+        ("src/m/sub/x.rs", "src/m/mod.rs"),
+        ("src/m/mod.rs", "src/m/sub/x.rs"),
     ]);
-    assert!(sibling_cycles("m", &files(&through_parent), &through_parent).is_empty());
+    assert!(folder_cycles(&files(&through_parent), &through_parent).is_empty());
     // Two siblings: refused; a parent file beside its folder counts as one.
     let between = arcs(&[
         ("src/m/a.rs", "src/m/b.rs"),
@@ -486,8 +504,23 @@ fn a_cycle_between_siblings_is_found_and_one_through_the_parent_is_not() {
         ("src/m/c.rs", "src/m.rs"),
     ]);
     assert_eq!(
-        sibling_cycles("m", &files(&between), &between),
+        folder_cycles(&files(&between), &between),
         vec![vec!["src/m/a.rs".to_string(), "src/m/b.rs".to_string()]]
+    );
+    // A nested folder's module file and a sibling of that folder: refused,
+    // and so is a file inside the folder with its parent's sibling.
+    let nested_folder = arcs(&[
+        ("src/m/a.rs", "src/m/sub/mod.rs"),
+        ("src/m/sub/mod.rs", "src/m/a.rs"),
+        ("src/m/b.rs", "src/m/sub/x.rs"),
+        ("src/m/sub/x.rs", "src/m/b.rs"),
+    ]);
+    assert_eq!(
+        folder_cycles(&files(&nested_folder), &nested_folder),
+        vec![
+            vec!["src/m/a.rs".to_string(), "src/m/sub/mod.rs".to_string()],
+            vec!["src/m/b.rs".to_string(), "src/m/sub/x.rs".to_string()],
+        ]
     );
 }
 
@@ -632,11 +665,11 @@ fn modules_keep_the_layers_and_form_no_cycle() {
         &mut problems,
     );
 
-    // Inside a module folder, the parent file (`mod.rs`, or `x.rs` beside
-    // `x/`) declares its children and may re-export them, and a child may use
-    // its parent's items: those pairs are the module's own inside. Cycles
-    // through the parent are counted; a cycle between sibling files is
-    // refused like one between top-level modules.
+    // Inside a module folder, a module file (`mod.rs`, or `x.rs` beside
+    // `x/`) declares what is inside it and may re-export it, and what is
+    // inside may use its items: those pairs are the module's own inside.
+    // Cycles through them are counted; any other cycle between files of
+    // the folder is refused like one between top-level modules.
     let mut folders = BTreeMap::<&str, usize>::new();
     for t in &tops {
         let inside: Vec<&Edge> = edges
@@ -652,7 +685,7 @@ fn modules_keep_the_layers_and_form_no_cycle() {
         if n > 0 {
             folders.insert(t, n);
         }
-        for scc in sibling_cycles(t, &files, &arcs) {
+        for scc in folder_cycles(&files, &arcs) {
             problems.push(format!(
                 "cycle of {} files inside {t}: {}",
                 scc.len(),

@@ -1,6 +1,6 @@
 use super::*;
-use crate::parse::markdown::{parse_document_full, parse_exact};
-use crate::parse::parse_document;
+use crate::parse::markdown::parse_exact;
+use crate::parse::{parse_document, parse_document_full};
 use proptest::prelude::*;
 
 fn matcher() -> HeadingMatcher {

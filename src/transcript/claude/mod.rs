@@ -405,7 +405,7 @@ pub(super) fn decode(line: &str) -> Decoded {
             .filter(|c| c.starts_with("/goal "))
             .unwrap_or_default(),
         Role::User => {
-            let t = super::codex::strip_blocks(&raw, &HIDDEN);
+            let t = super::strip_blocks(&raw, &HIDDEN);
             let start = t.trim_start();
             summary |= start.starts_with(super::summary::OPENING);
             if start.starts_with("[Request interrupted") {
