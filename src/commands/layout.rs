@@ -193,7 +193,10 @@ pub(super) fn detect(root: &Path) -> Layout {
     for (d, kind, n) in folders {
         layout
             .found
-            .push(format!("found    {d}/ ({n} notes): {kind} source"));
+            .push(format!(
+                "found    {d}/ ({n} note{}): {kind} source",
+                if n == 1 { "" } else { "s" }
+            ));
         extra.push(ExtraSource {
             path: d.clone(),
             kind: kind.to_string(),

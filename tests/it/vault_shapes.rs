@@ -486,11 +486,11 @@ fn init_finds_the_layout_of_an_ai_assisted_repository() {
         );
     let (printed, config) = init(&v);
     assert!(
-        printed.contains("found    docs/sessions/ (1 notes): session-log source"),
+        printed.contains("found    docs/sessions/ (1 note): session-log source"),
         "{printed}"
     );
     assert!(
-        printed.contains("found    docs/handoffs/ (1 notes): handoff source"),
+        printed.contains("found    docs/handoffs/ (1 note): handoff source"),
         "{printed}"
     );
     assert!(
@@ -557,7 +557,7 @@ fn init_finds_session_log_and_handoff_folders_by_name() {
     let (printed, config) = init(&v);
     for line in [
         "found    _session_logs/ (2 notes): session-log source",
-        "found    notes/Session Notes/ (1 notes): session-log source",
+        "found    notes/Session Notes/ (1 note): session-log source",
         "found    docs/hand-offs/ (2 notes): handoff source",
     ] {
         assert!(printed.contains(line), "{line}\n{printed}");
