@@ -206,3 +206,18 @@ impl Vault {
         self.file(rel, md(lines))
     }
 }
+
+/// The fields of the JSON object `o` that `like` names, to compare with
+/// `like` whole (a name `a.b` is the field `b` of the field `a`; a missing
+/// field is null): `assert_eq!(fields_like(&o, &want), want)`.
+pub fn fields_like(o: &Value, like: &Value) -> Value {
+    like.as_object()
+        .unwrap_or_else(|| panic!("not an object: {like}"))
+        .keys()
+        .map(|k| {
+            let field = k.split('.').fold(o, |v, part| &v[part]);
+            (k.clone(), field.clone())
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
