@@ -221,3 +221,18 @@ pub fn fields_like(o: &Value, like: &Value) -> Value {
         .collect::<serde_json::Map<_, _>>()
         .into()
 }
+
+/// `audit(v)`, checked to give `(collected, resolved, duplicates_merged,
+/// open)` = `counts` and to list exactly `expected` as its priorities, in
+/// order (`row(text, project, tier, line)` each); the report, for further
+/// checks.
+#[track_caller]
+pub fn audit_is(
+    v: &Vault,
+    counts: (u64, u64, u64, u64),
+    expected: &[(String, Option<String>, String, u64)],
+) -> Value {
+    let r = audit_counts(v, counts);
+    assert_eq!(rows(&r), expected, "{}", r["priorities"]);
+    r
+}
