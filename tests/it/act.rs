@@ -3,7 +3,6 @@
 //! without a checkbox.
 
 use crate::common::assert_has;
-use crate::common::stderr;
 use crate::common::{HANG_GUARD, Vault, id_in, wait_deadline};
 use serde_json::json;
 
@@ -95,7 +94,7 @@ fn cancel_marks_checkboxes_and_records_plain_items_as_skipped() {
         .args(["cancel", "add lock timeout"])
         .expect_file_has("projects/wrap-cli/todos.md", "- [-] add lock timeout\n")
         .run();
-    let out = v
+    let acted = v
         .test()
         .args([
             "cancel",
@@ -106,8 +105,7 @@ fn cancel_marks_checkboxes_and_records_plain_items_as_skipped() {
             "json",
         ])
         .run()
-        .output;
-    let acted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        .json();
     assert_eq!(
         acted["changes"],
         json!([{"path": "journal/2026-05-06.md", "line": 11, "change": "skip_entry"}])
@@ -534,8 +532,7 @@ fn writes_date_their_entries_with_today_from_the_flag_or_the_variable() {
         .expect_file_has("journal/2026-05-09.md", "- publish the crate\n")
         .run();
     // A deferral date not after today is written, with a warning.
-    let out = v
-        .test()
+    v.test()
         .args([
             "--today",
             "2026-05-09",
@@ -544,12 +541,10 @@ fn writes_date_their_entries_with_today_from_the_flag_or_the_variable() {
             "--until",
             "2026-05-01",
         ])
-        .run()
-        .output;
-    assert_eq!(
-        stderr(&out),
-        "warning: deferred until 2026-05-01, which is not after today (2026-05-09); was a later date meant?\n"
-    );
+        .stderr(
+            "warning: deferred until 2026-05-01, which is not after today (2026-05-09); was a later date meant?\n",
+        )
+        .run();
     assert!(
         v.read("journal/2026-05-06.md")
             .contains("- write the notes 🛫 2026-05-01\n")

@@ -9,15 +9,22 @@ use crate::common::{Vault, bare_cmd, stdout};
 const SCAN: &str = ".agents/cache/scan.bin";
 const DASH: &str = "ACTIVE-STATUS.md";
 const RESULT: &str = ".agents/cache/result.bin";
+const TODOS: &str = "projects/wrap-cli/todos.md";
 
 fn vault() -> Vault {
     Vault::new()
         .project("wrap-cli")
-        .file(
+        .md(TODOS, &["## Next", "- [ ] tidy the flags"])
+        .md(
             "journal/2026-05-06.md",
-            "## Session: lock work (wrap-cli)\n\n### Next\n- [ ] add lock timeout test\n- [ ] write the guide\n",
+            &[
+                "## Session: lock work (wrap-cli)",
+                "",
+                "### Next",
+                "- [ ] add lock timeout test",
+                "- [ ] write the guide",
+            ],
         )
-        .file("projects/wrap-cli/todos.md", "## Next\n- [ ] tidy the flags\n")
 }
 
 #[test]
@@ -59,10 +66,7 @@ fn audit_reports_files_reused_and_reread() {
         serde_json::json!({"reused": 2, "reread": 0, "written": false,
                            "pairs_reused": false, "ignored": []})
     );
-    v.write(
-        "projects/wrap-cli/todos.md",
-        "## Next\n- [ ] tidy the options\n",
-    );
+    v.write(TODOS, "## Next\n- [ ] tidy the options\n");
     let text = v.ok(&["audit", "-v"]);
     assert!(
         text.contains("cache: 1 file reused, 1 re-read\n"),
@@ -119,14 +123,11 @@ fn an_edit_after_regen_shows_in_the_next_regen() {
     let v = vault();
     v.ok(&["regen"]);
     // Same size, and the modification time put back.
-    let path = v.join("projects/wrap-cli/todos.md");
+    let path = v.join(TODOS);
     let mtime = std::fs::metadata(&path)
         .and_then(|m| m.modified())
         .expect("mtime");
-    v.write(
-        "projects/wrap-cli/todos.md",
-        "## Next\n- [ ] tidy the flagz\n",
-    );
+    v.write(TODOS, "## Next\n- [ ] tidy the flagz\n");
     let f = std::fs::File::options()
         .write(true)
         .open(&path)
@@ -181,7 +182,7 @@ fn session_start_uses_the_last_result_only_while_the_vault_is_unchanged() {
     assert_eq!(std::fs::read(v.join(RESULT)).expect("result"), result);
     assert_eq!(session_start_noted(&v, &[]), (cold, Some(true)));
     v.write(
-        "projects/wrap-cli/todos.md",
+        TODOS,
         "## Next\n- [ ] tidy the flags\n- [ ] count the hooks\n",
     );
     let (edited, hit) = session_start_noted(&v, &[]);

@@ -2,7 +2,7 @@
 //! transcript format, the goal, malformed lines, and the persisted/orphan
 //! check against a vault.
 
-use crate::common::Vault;
+use crate::common::{Vault, check_cases, same};
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -106,22 +106,71 @@ fn vault_with_persisted() -> Vault {
         )
 }
 
+/// `(format, transcript, goal as (text, line), malformed lines skipped,
+/// orphans, (text, keyword, role, line) of every candidate)`.
+type FormatCase = (
+    &'static str,
+    &'static str,
+    Option<(&'static str, u64)>,
+    u64,
+    u64,
+    &'static [(&'static str, &'static str, &'static str, u64)],
+);
+
+/// Each transcript format on its fixture, in an empty vault.
+#[rustfmt::skip]
+const FORMATS: &[FormatCase] = &[
+    // Ignored: the tool_use input and the tool_result text ("next session:
+    // run migrations"), the thinking block ("TODO: x"), the sidechain record,
+    // the fenced "TODO: in code", and "deferred" (no word boundary).
+    // `goal: first…` on line 1, then `/goal second…` on line 10: the latest
+    // wins.
+    ("claude-jsonl", CLAUDE, Some(("second pass: ship the lock timeout with tests", 10)), 1, 5, &[
+        ("add a lock timeout test", "next session", "assistant", 5),
+        ("다음 세션에 테스트 추가하기", "다음 세션", "user", 8),
+        ("문서 정리", "후속", "assistant", 9),
+        ("Follow up on the flaky CI job", "follow up", "assistant", 9),
+        ("wire --lock-timeout into route", "todo", "assistant", 11),
+    ]),
+    // Ignored: session_meta instructions, <user_instructions> and
+    // <environment_context> blocks, turn_context, reasoning, function calls
+    // and their output, fenced code, and the event_msg echoes.
+    ("codex-jsonl", CODEX, Some(("make route idempotent", 4)), 0, 3, &[
+        ("Come back to the CRLF handling", "come back to", "user", 4),
+        ("add a CRLF fixture.", "follow-up", "assistant", 9),
+        ("나중에 README 업데이트", "나중에", "assistant", 9),
+    ]),
+    // "다시 보" in the middle of a sentence is no marker.
+    ("text", PLAIN, None, 0, 5, &[
+        ("rotate the lock file", "next session", "assistant", 4),
+        ("Defer the Windows port", "defer", "assistant", 9),
+        ("check the CI cache", "todo", "user", 10),
+        ("add docs for --from", "follow-up", "assistant", 13),
+        ("publish 0.2", "follow-up", "assistant", 14),
+    ]),
+];
+
 #[test]
-fn claude_jsonl_candidates_goal_and_skipped_lines() {
-    // Ignored: the tool_use input and the tool_result text ("next session: run
-    // migrations"), the thinking block ("TODO: x"), the sidechain record, the
-    // fenced "TODO: in code", and "deferred" (no word boundary).
-    let out = candidates(
-        CLAUDE,
-        "claude-jsonl",
-        &[
-            ("add a lock timeout test", "next session", "assistant", 5),
-            ("다음 세션에 테스트 추가하기", "다음 세션", "user", 8),
-            ("문서 정리", "후속", "assistant", 9),
-            ("Follow up on the flaky CI job", "follow up", "assistant", 9),
-            ("wire --lock-timeout into route", "todo", "assistant", 11),
-        ],
+fn each_format_gives_its_candidates_goal_and_counts() {
+    check_cases(
+        FORMATS,
+        |c| c.0,
+        |&(format, transcript, goal, skipped, orphans, want)| {
+            let out = candidates(transcript, format, want);
+            let goal = goal.map_or(
+                Value::Null,
+                |(text, line)| json!({"text": text, "line": line}),
+            );
+            same(&out["goal"], &goal)?;
+            same(&out["skipped_lines"], &json!(skipped))?;
+            same(&out["orphans"], &json!(orphans))
+        },
     );
+}
+
+#[test]
+fn claude_jsonl_skips_tools_thinking_sidechains_and_code() {
+    let out = extract_json(&Vault::new(), CLAUDE);
     assert_eq!(out["schema"], 1);
     assert_eq!(out["transcript"], CLAUDE);
     let texts = crate::common::texts(&out["candidates"]);
@@ -132,13 +181,6 @@ fn claude_jsonl_candidates_goal_and_skipped_lines() {
         );
     }
     assert!(!texts.iter().any(|t| t == "x"), "{texts:?}");
-    // `goal: first…` on line 1, then `/goal second…` on line 10: the latest wins.
-    assert_eq!(
-        out["goal"],
-        json!({"text": "second pass: ship the lock timeout with tests", "line": 10})
-    );
-    assert_eq!(out["skipped_lines"], 1);
-    assert_eq!(out["orphans"], 5);
     assert!(
         out["candidates"]
             .as_array()
@@ -146,47 +188,6 @@ fn claude_jsonl_candidates_goal_and_skipped_lines() {
             .iter()
             .all(|c| c["persisted"] == false && c["persisted_at"].is_null())
     );
-}
-
-#[test]
-fn codex_jsonl_candidates_and_goal() {
-    // Ignored: session_meta instructions, <user_instructions> and
-    // <environment_context> blocks, turn_context, reasoning, function calls and
-    // their output, fenced code, and the event_msg echoes.
-    let out = candidates(
-        CODEX,
-        "codex-jsonl",
-        &[
-            ("Come back to the CRLF handling", "come back to", "user", 4),
-            ("add a CRLF fixture.", "follow-up", "assistant", 9),
-            ("나중에 README 업데이트", "나중에", "assistant", 9),
-        ],
-    );
-    assert_eq!(
-        out["goal"],
-        json!({"text": "make route idempotent", "line": 4})
-    );
-    assert_eq!(out["skipped_lines"], 0);
-    assert_eq!(out["orphans"], 3);
-}
-
-#[test]
-fn plain_text_candidates() {
-    let out = candidates(
-        PLAIN,
-        "text",
-        &[
-            ("rotate the lock file", "next session", "assistant", 4),
-            ("Defer the Windows port", "defer", "assistant", 9),
-            ("check the CI cache", "todo", "user", 10),
-            ("add docs for --from", "follow-up", "assistant", 13),
-            ("publish 0.2", "follow-up", "assistant", 14),
-        ],
-    );
-    assert_eq!(out["goal"], Value::Null);
-    assert_eq!(out["skipped_lines"], 0);
-    // "다시 보" in the middle of a sentence is no marker.
-    assert_eq!(out["orphans"], 5);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! final answers (docs/FORMAT.md §9.1): each through the binary, on a corpus
 //! transcript or a small plain-text one.
 
-use crate::common::{Vault, outside_file};
+use crate::common::{Vault, check_cases, outside_file, same};
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/transcripts/corpus");
 
@@ -16,99 +16,205 @@ fn corpus(file: &str) -> Vec<String> {
     texts(&format!("{CORPUS}/{file}"))
 }
 
-/// A plain-text transcript `body`, written to a file `name` of its own.
-fn plain(name: &str, body: &str) -> Vec<String> {
-    let (_dir, path) = outside_file(name, body);
+/// A plain-text transcript `body`, written to a `.txt` file of its own.
+fn plain(body: &str) -> Vec<String> {
+    let (_dir, path) = outside_file("t.txt", body);
     texts(path.to_str().expect("utf-8 path"))
 }
 
-#[test]
-fn a_prompt_template_is_read_for_the_users_words_only() {
-    // The template's "TODO markers", "follow-up items" and "Next steps" are
-    // instructions; the agent's "Follow-ups: none." names nothing.
-    assert!(corpus("codex-27-command-template-negative.jsonl").is_empty());
-    let t = "User:\n## User Input\n\n```text\nNext session: add a CSV export\n```\n\n## Outline\n\n\
-             Next steps: fill every placeholder.\n\nAssistant: Noted.\n";
-    assert_eq!(plain("t.txt", t), ["add a CSV export"]);
-    let t = "User: Fix the bug described in $ARGUMENTS.\n\nNext steps: open a pull request.\n\n\
-             Assistant: Which bug?\n";
-    assert!(plain("u.txt", t).is_empty());
-}
+/// `(rule, transcript, the candidate texts in order)`.
+type Case = (&'static str, &'static str, &'static [&'static str]);
 
-#[test]
-fn a_list_that_says_it_is_empty_gives_nothing() {
-    let t = "User: tidy the imports\n\nAssistant: Done.\n\nFollow-ups: none.\n\nNext steps:\n- n/a\n\n\
-             Open items: nothing so far\n";
-    assert!(plain("t.txt", t).is_empty());
-    // "None of …" is a sentence, not an empty list.
-    let t =
-        "User: ok\n\nAssistant: Next steps: none of the tests cover the retry path yet, add one\n";
-    assert_eq!(
-        plain("u.txt", t),
-        ["none of the tests cover the retry path yet, add one"]
+/// Each case of `cases`, read by `read`, gives exactly its candidates; a
+/// failure names every case that did not.
+#[track_caller]
+fn expect(cases: &[Case], read: fn(&str) -> Vec<String>) {
+    check_cases(
+        cases,
+        |c| c.0,
+        |&(_, transcript, want)| {
+            same(
+                read(transcript),
+                want.iter().map(|t| t.to_string()).collect(),
+            )
+        },
     );
 }
 
-#[test]
-fn a_next_priority_heading_leads_in_its_numbered_items() {
-    // The sentence ending in a colon before the heading is no candidate.
-    assert_eq!(
-        corpus("claude-51-next-priority-items.jsonl"),
-        [
+/// Files of the labelled corpus (`fixtures/transcripts/corpus`).
+const CORPUS_CASES: &[Case] = &[
+    (
+        "a prompt template's TODO markers, follow-up items and Next steps are \
+         instructions; the agent's \"Follow-ups: none.\" names nothing",
+        "codex-27-command-template-negative.jsonl",
+        &[],
+    ),
+    (
+        "a Next priority heading leads in its numbered items; the sentence \
+         ending in a colon before it is no candidate",
+        "claude-51-next-priority-items.jsonl",
+        &[
             "**Conflict handling** - The merge step exists but drops the older edit silently. Need to keep both versions and flag the record",
             "**Retry queue** - Failed pushes are lost today. Add a queue that retries with: exponential backoff; a dead-letter folder after five tries",
-        ]
-    );
+        ],
+    ),
+    (
+        "nested items join a parent ending in a colon",
+        "codex-28-next-actions-nested.jsonl",
+        &[
+            "Suggested commands: Add a task for rounding partial refunds to `tasks.md`; Write an audit retention section in `specs/ledger.md`",
+        ],
+    ),
+    (
+        "a noun of work may stand before the colon",
+        "codex-29-suggested-next-command.jsonl",
+        &["`make migration-plan`"],
+    ),
+    (
+        "a phrase alone on its line leads in a list",
+        "codex-30-bare-lead-in.jsonl",
+        &["`cd api && npm test`", "`cd api && npm run lint`"],
+    ),
+    (
+        "the session ending on a request with a promise leaves it open",
+        "claude-52-waiting-on-user.jsonl",
+        &[
+            "Run `make migrate ENV=staging` and paste the row counts it prints — once I have them, I'll compare them with production and drop the old table",
+        ],
+    ),
+    (
+        "a request answered by the user, with a polite closing, is no request",
+        "codex-31-request-answered-negative.jsonl",
+        &[],
+    ),
+    (
+        "a review answered as JSON leaves its findings open",
+        "codex-33-review-as-json.jsonl",
+        &[
+            "P1: Refund totals ignore the currency of the order",
+            "P2: Export leaves the temp file behind on error",
+        ],
+    ),
+    (
+        "severity labels outside a review heading are no findings",
+        "claude-54-labels-not-a-review-negative.jsonl",
+        &[],
+    ),
+    (
+        "severity words reported as handled are no findings",
+        "codex-34-severity-words-not-a-review-negative.jsonl",
+        &[],
+    ),
+    (
+        "a time word inside a summary task puts nothing off",
+        "claude-53-summary-time-words-negative.jsonl",
+        &[],
+    ),
+    (
+        "a send-me step answered by the user's next message with content is settled",
+        "claude-55-send-me-answered-negative.jsonl",
+        &[],
+    ),
+    (
+        "a pasted report nobody answered survives a stray line",
+        "claude-56-pasted-error-unanswered.jsonl",
+        &["Config Error /home/ana/.config/editor/settings.json"],
+    ),
+];
+
+#[test]
+fn corpus_transcripts_give_their_lists() {
+    expect(CORPUS_CASES, corpus);
+}
+
+/// Small plain-text transcripts.
+const TEXT_CASES: &[Case] = &[
+    (
+        "a prompt template is read for the user's words only",
+        "User:\n## User Input\n\n```text\nNext session: add a CSV export\n```\n\n## Outline\n\n\
+         Next steps: fill every placeholder.\n\nAssistant: Noted.\n",
+        &["add a CSV export"],
+    ),
+    (
+        "a command template's own Next steps are no list",
+        "User: Fix the bug described in $ARGUMENTS.\n\nNext steps: open a pull request.\n\n\
+         Assistant: Which bug?\n",
+        &[],
+    ),
+    (
+        "a list that says it is empty gives nothing",
+        "User: tidy the imports\n\nAssistant: Done.\n\nFollow-ups: none.\n\nNext steps:\n- n/a\n\n\
+         Open items: nothing so far\n",
+        &[],
+    ),
+    (
+        "\"None of …\" is a sentence, not an empty list",
+        "User: ok\n\nAssistant: Next steps: none of the tests cover the retry path yet, add one\n",
+        &["none of the tests cover the retry path yet, add one"],
+    ),
+    (
+        "a parent without a colon keeps its nested items out of its text",
+        "User: plan?\n\nAssistant: Next steps:\n- Ship the parser\n  - it is fast\n",
+        &["Ship the parser"],
+    ),
+    (
+        "with a word beside it a phrase is a sentence, not a lead-in",
+        "User: ok\n\nAssistant: 나중에 README 업데이트\n",
+        &["나중에 README 업데이트"],
+    ),
+    (
+        "without a promise, a request is no hand-off",
+        "User: ok\n\nAssistant: The diff is ready. Please review the diff in `src/app.ts` closely.\n",
+        &[],
+    ),
+    (
+        "under a review heading, a finding opening with \"nothing\" is a finding",
+        "User: review the auth module\n\nAssistant: **Findings**\n\n\
+         Critical: nothing validates the token signature before use.\n\
+         High: the done callback fires twice when the refresh fails.\n\
+         Low: none found.\n",
+        &[
+            "Critical: nothing validates the token signature before use",
+            "High: the done callback fires twice when the refresh fails",
+        ],
+    ),
+    (
+        "a phrase that is the subject of a statement is no marker: next steps are",
+        "User: plan?\n\nAssistant: Next steps are in the doc I linked; nothing else is open.\n",
+        &[],
+    ),
+    (
+        "a phrase that is the subject of a statement is no marker: suggested next steps are",
+        "User: plan?\n\nAssistant: Suggested next steps are in the doc I linked.\n",
+        &[],
+    ),
+    (
+        "a phrase that is the subject of a statement is no marker: next actions taken",
+        "User: plan?\n\nAssistant: Next actions taken by the scheduler are logged in `jobs.log`.\n",
+        &[],
+    ),
+    (
+        "a directive after the phrase still counts",
+        "User: plan?\n\nAssistant: Next steps we should add a retry policy.\n",
+        &["Add a retry policy"],
+    ),
+    (
+        // Found by fuzzing: "Please ẞ#" made `extract` exit 101.
+        "a request opening before a character that shrinks when lowercased does not crash",
+        "User: names?\n\nAssistant: Please ẞ#\n",
+        &[],
+    ),
+];
+
+#[test]
+fn plain_text_transcripts_give_their_lists() {
+    expect(TEXT_CASES, plain);
 }
 
 #[test]
-fn nested_items_join_a_parent_ending_in_a_colon() {
-    assert_eq!(
-        corpus("codex-28-next-actions-nested.jsonl"),
-        [
-            "Suggested commands: Add a task for rounding partial refunds to `tasks.md`; Write an audit retention section in `specs/ledger.md`"
-        ]
-    );
-    // A parent without a colon keeps its nested items out of its text.
-    let t = "User: plan?\n\nAssistant: Next steps:\n- Ship the parser\n  - it is fast\n";
-    assert_eq!(plain("t.txt", t), ["Ship the parser"]);
-}
-
-#[test]
-fn a_noun_of_work_may_stand_before_the_colon() {
-    assert_eq!(
-        corpus("codex-29-suggested-next-command.jsonl"),
-        ["`make migration-plan`"]
-    );
-    // Another noun keeps the colon out of reach.
+fn a_noun_other_than_one_of_work_keeps_the_colon_out_of_reach() {
     let t = "User: ok\n\nAssistant: Suggested next reading: the design notes.\n";
-    assert!(!plain("t.txt", t).contains(&"the design notes".to_string()));
-}
-
-#[test]
-fn a_phrase_alone_on_its_line_leads_in_a_list() {
-    assert_eq!(
-        corpus("codex-30-bare-lead-in.jsonl"),
-        ["`cd api && npm test`", "`cd api && npm run lint`"]
-    );
-    // With a word beside it the phrase is a sentence, not a lead-in.
-    let t = "User: ok\n\nAssistant: 나중에 README 업데이트\n";
-    assert_eq!(plain("t.txt", t), ["나중에 README 업데이트"]);
-}
-
-#[test]
-fn the_session_ending_on_a_request_with_a_promise_leaves_it_open() {
-    assert_eq!(
-        corpus("claude-52-waiting-on-user.jsonl"),
-        [
-            "Run `make migrate ENV=staging` and paste the row counts it prints — once I have them, I'll compare them with production and drop the old table"
-        ]
-    );
-    // Answered by the user; a polite closing is no request.
-    assert!(corpus("codex-31-request-answered-negative.jsonl").is_empty());
-    // Without a promise, a request is no hand-off of this rule.
-    let t = "User: ok\n\nAssistant: The diff is ready. Please review the diff in `src/app.ts` closely.\n";
-    assert!(plain("t.txt", t).is_empty());
+    assert!(!plain(t).contains(&"the design notes".to_string()));
 }
 
 #[test]
@@ -125,89 +231,21 @@ fn a_command_step_run_later_in_its_folder_is_settled() {
 }
 
 #[test]
-fn a_review_answered_as_json_leaves_its_findings_open() {
-    assert_eq!(
-        corpus("codex-33-review-as-json.jsonl"),
-        [
-            "P1: Refund totals ignore the currency of the order",
-            "P2: Export leaves the temp file behind on error"
-        ]
-    );
-}
-
-#[test]
-fn severity_labels_count_only_under_a_review_heading_not_reported_handled() {
-    assert!(corpus("claude-54-labels-not-a-review-negative.jsonl").is_empty());
-    assert!(corpus("codex-34-severity-words-not-a-review-negative.jsonl").is_empty());
-    // Under a review heading, a finding opening with "nothing" is a finding.
-    let t = "User: review the auth module\n\nAssistant: **Findings**\n\n\
-             Critical: nothing validates the token signature before use.\n\
-             High: the done callback fires twice when the refresh fails.\n\
-             Low: none found.\n";
-    assert_eq!(
-        plain("t.txt", t),
-        [
-            "Critical: nothing validates the token signature before use",
-            "High: the done callback fires twice when the refresh fails"
-        ]
-    );
-}
-
-#[test]
-fn a_time_word_inside_a_summary_task_puts_nothing_off() {
-    assert!(corpus("claude-53-summary-time-words-negative.jsonl").is_empty());
-    // The put-off task of the original session stays open.
+fn the_put_off_task_of_a_summarised_session_stays_open() {
     assert_eq!(corpus("claude-46-summary-task-put-off.jsonl").len(), 1);
 }
 
 #[test]
 fn a_send_me_step_is_answered_by_the_users_next_message_with_content() {
-    assert!(corpus("claude-55-send-me-answered-negative.jsonl").is_empty());
     let ask = "User: add the export\n\nAssistant: The export is merged. When you get a chance, send me \
                the output of `npm ls` so I can check the versions.\n\n";
     // Unanswered, or answered with a bare acknowledgement: still open.
     let open = ["Send me the output of `npm ls`"];
-    assert_eq!(plain("a.txt", ask), open);
+    assert_eq!(plain(ask), open);
     let acked = format!("{ask}User: ok\n\nAssistant: Thanks.\n");
-    assert_eq!(plain("b.txt", &acked), open);
+    assert_eq!(plain(&acked), open);
     let sent = format!(
         "{ask}User: here it is:\n\n    react@18.2.0, vite@5.1.0\n\nAssistant: Thanks, fine.\n"
     );
-    assert!(plain("c.txt", &sent).is_empty());
-}
-
-#[test]
-fn a_pasted_report_nobody_answered_survives_a_stray_line() {
-    assert_eq!(
-        corpus("claude-56-pasted-error-unanswered.jsonl"),
-        ["Config Error /home/ana/.config/editor/settings.json"]
-    );
-}
-
-#[test]
-fn a_phrase_that_is_the_subject_of_a_statement_is_no_marker() {
-    for (name, line) in [
-        (
-            "a.txt",
-            "Next steps are in the doc I linked; nothing else is open.",
-        ),
-        ("b.txt", "Suggested next steps are in the doc I linked."),
-        (
-            "c.txt",
-            "Next actions taken by the scheduler are logged in `jobs.log`.",
-        ),
-    ] {
-        let t = format!("User: plan?\n\nAssistant: {line}\n");
-        assert!(plain(name, &t).is_empty(), "{line}");
-    }
-    // A directive after the phrase still counts.
-    let t = "User: plan?\n\nAssistant: Next steps we should add a retry policy.\n";
-    assert_eq!(plain("d.txt", t), ["Add a retry policy"]);
-}
-
-#[test]
-fn a_request_opening_before_a_character_that_shrinks_when_lowercased_does_not_crash() {
-    // Found by fuzzing: "Please ẞ#" made `extract` exit 101.
-    let t = "User: names?\n\nAssistant: Please ẞ#\n";
-    assert!(plain("t.txt", t).is_empty());
+    assert!(plain(&sent).is_empty());
 }

@@ -409,13 +409,20 @@ fn empty_files_everywhere() {
     assert!(v.read("ACTIVE-STATUS.md").contains("Nothing open"));
 }
 
-fn loop_vault(follow: bool) -> Vault {
+/// A vault of project `p` whose day `DAY` holds the one open item `item`;
+/// symbolic links are followed when `follow`.
+fn one_item(item: &str, follow: bool) -> Vault {
     let v = Vault::new()
         .project("p")
-        .file(DAY, format!("{HEAD}- [ ] the only real item\n"));
+        .file(DAY, format!("{HEAD}- [ ] {item}\n"));
     if follow {
         v.write_user_config("follow_symlinks = true\n");
     }
+    v
+}
+
+fn loop_vault(follow: bool) -> Vault {
+    let v = one_item("the only real item", follow);
     std::os::unix::fs::symlink("..", v.join("journal/loop")).unwrap();
     std::fs::create_dir_all(v.join("journal/sub")).unwrap();
     std::os::unix::fs::symlink("../sub", v.join("journal/sub/up")).unwrap();
@@ -454,10 +461,7 @@ fn symlink_loop_reads_each_file_once() {
 
 #[test]
 fn symlink_self_loop_is_a_warning() {
-    let v = Vault::new()
-        .project("p")
-        .file(DAY, format!("{HEAD}- [ ] the only real item\n"))
-        .user_config("follow_symlinks = true\n");
+    let v = one_item("the only real item", true);
     std::os::unix::fs::symlink("self", v.join("journal/self")).unwrap();
     std::os::unix::fs::symlink("b", v.join("journal/a")).unwrap();
     std::os::unix::fs::symlink("a", v.join("journal/b")).unwrap();
@@ -468,9 +472,7 @@ fn symlink_self_loop_is_a_warning() {
 
 #[test]
 fn self_loop_without_follow_is_a_warning() {
-    let v = Vault::new()
-        .project("p")
-        .file(DAY, format!("{HEAD}- [ ] the only real item\n"));
+    let v = one_item("the only real item", false);
     std::os::unix::fs::symlink("self", v.join("journal/self")).unwrap();
     std::os::unix::fs::symlink("2026-05-07.md", v.join("journal/2026-05-07.md")).unwrap();
     let r = audit_and_regen(&v);
@@ -486,13 +488,10 @@ fn running_as_root() -> bool {
 #[test]
 fn unreadable_source_exits_74_naming_it() {
     use std::os::unix::fs::PermissionsExt;
-    let v = Vault::new()
-        .project("p")
-        .file(DAY, format!("{HEAD}- [ ] readable item\n"))
-        .file(
-            "projects/p/todos.md",
-            "## Next Session\n- [ ] hidden item\n",
-        );
+    let v = one_item("readable item", false).file(
+        "projects/p/todos.md",
+        "## Next Session\n- [ ] hidden item\n",
+    );
     let path = v.join("projects/p/todos.md");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
     if std::fs::File::open(&path).is_ok() || running_as_root() {
@@ -522,10 +521,7 @@ fn unreadable_source_exits_74_naming_it() {
 fn dangling_dated_link_with_follow_exits_74_naming_it() {
     // The root-proof way to make a source unreadable: a dated journal name
     // whose link leads nowhere, with links followed.
-    let v = Vault::new()
-        .project("p")
-        .file(DAY, format!("{HEAD}- [ ] readable item\n"))
-        .user_config("follow_symlinks = true\n");
+    let v = one_item("readable item", true);
     std::os::unix::fs::symlink("nowhere.md", v.join("journal/2026-05-07.md")).unwrap();
     for args in [&["audit"][..], &["regen"][..]] {
         v.test()
@@ -539,10 +535,7 @@ fn dangling_dated_link_with_follow_exits_74_naming_it() {
 
 #[test]
 fn fifo_and_folder_named_like_sources_do_not_hang() {
-    let v = Vault::new()
-        .project("p")
-        .project("q")
-        .file(DAY, format!("{HEAD}- [ ] readable item\n"));
+    let v = one_item("readable item", false).project("q");
     for fifo in ["journal/2026-05-07.md", "projects/q/todos.md"] {
         let mode = rustix::fs::Mode::from_raw_mode(0o644);
         rustix::fs::mkfifoat(rustix::fs::CWD, v.join(fifo), mode).expect(fifo);

@@ -354,6 +354,13 @@ fn mcp_list_filters_by_status_due_deferred_and_blocked() {
     c.close();
 }
 
+/// `vault()` and a client of its server (started with `args`), initialized.
+fn served(args: &[&str]) -> (Vault, Client) {
+    let v = vault();
+    let c = initialized(&v, args);
+    (v, c)
+}
+
 fn initialized(v: &Vault, args: &[&str]) -> Client {
     let mut c = Client::start_with(v, args);
     c.request(
@@ -388,8 +395,7 @@ fn union_types(schema: &Value, at: &str, found: &mut Vec<String>) {
 
 #[test]
 fn mcp_tool_schemas_are_plain_closed_and_annotated() {
-    let v = vault();
-    let mut c = initialized(&v, &[]);
+    let (_v, mut c) = served(&[]);
     let tools = c.request("tools/list", json!({}));
     let tools = tools["result"]["tools"].as_array().expect("tools").clone();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
@@ -491,8 +497,7 @@ fn mcp_tool_schemas_are_plain_closed_and_annotated() {
 
 #[test]
 fn mcp_numbers_and_booleans_work_and_unknown_or_wrong_arguments_are_refused() {
-    let v = vault();
-    let mut c = initialized(&v, &[]);
+    let (_v, mut c) = served(&[]);
     let list = ok_json(&c.call("list", json!({"limit": 2})));
     assert_eq!(list["items"].as_array().unwrap().len(), 2, "{list}");
     let deferred = ok_json(&c.call("list", json!({"deferred": true})));
@@ -539,8 +544,7 @@ fn mcp_numbers_and_booleans_work_and_unknown_or_wrong_arguments_are_refused() {
 
 #[test]
 fn mcp_writes_use_the_servers_today() {
-    let v = vault();
-    let mut c = initialized(&v, &["--today", "2026-05-08"]);
+    let (_v, mut c) = served(&["--today", "2026-05-08"]);
     let routed = ok_json(&c.call(
         "route",
         json!({"entries": [{"text": "check the backups", "to": "journal", "project": "wrap-cli"}]}),
@@ -566,8 +570,7 @@ fn mcp_writes_use_the_servers_today() {
 
 #[test]
 fn mcp_search_ranks_filters_and_refuses_a_bad_status() {
-    let v = vault();
-    let mut c = initialized(&v, &[]);
+    let (_v, mut c) = served(&[]);
     let found = ok_json(&c.call("search", json!({"query": "lock timeout"})));
     assert_eq!(found["schema"], 1);
     assert_eq!(found["hits"][0]["text"], "add lock timeout", "{found}");
@@ -661,8 +664,7 @@ fn a_write_waiting_for_the_lock_never_holds_up_reads() {
 
 #[test]
 fn a_request_too_large_is_answered_and_the_server_keeps_serving() {
-    let v = vault();
-    let mut c = initialized(&v, &[]);
+    let (_v, mut c) = served(&[]);
     let id = c.next_id;
     c.next_id += 1;
     let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -687,8 +689,7 @@ fn a_request_too_large_is_answered_and_the_server_keeps_serving() {
 
 #[test]
 fn mcp_out_of_range_numbers_are_tool_errors_not_panics() {
-    let v = vault();
-    let mut c = initialized(&v, &[]);
+    let (_v, mut c) = served(&[]);
     for (tool, args) in [
         ("list", json!({"limit": 1u64 << 40})),
         ("list", json!({"limit": -1})),

@@ -2,8 +2,8 @@
 //! and evidence, the decisions that last (`keep`, `same`, `not-task`,
 //! `decide`, `review --archive-before`) and `wrap`.
 
-use crate::common::check_accounting;
 use crate::common::{Vault, stderr, stdout};
+use crate::common::{check_accounting, check_cases, same};
 use serde_json::Value;
 
 const TODAY: &str = "2026-05-04";
@@ -79,16 +79,80 @@ fn two_days(first: &[&str], done: &[&str], second: &[&str]) -> Vault {
         .file("journal/2026-05-03.md", journal("2026-05-03", second, done))
 }
 
+/// The second day's Next item of the done-line cases.
+const NOTES: &str = "write the release notes";
+
+/// `(case, the first day's Next items, the second day's Done lines, what
+/// stays listed, how many items are resolved)`.
+type DoneCase = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+    u64,
+);
+
+/// A later done line resolves an item that shares its identifier, and
+/// nothing else goes to review.
+const DONE_LINES: &[DoneCase] = &[
+    (
+        "a later done line naming the identifier resolves the item",
+        &["Begin work on ticket #7: scaffold the app"],
+        &["#7 done"],
+        &[NOTES],
+        1,
+    ),
+    (
+        "identifier forms: a PR, a key and an issue URL",
+        &[
+            "review PR #12 before the release",
+            "fix T-091 in the importer",
+            "answer https://github.com/o/r/issues/42 today",
+        ],
+        &["merged #12", "T-091 fixed", "closed #42"],
+        &[NOTES],
+        3,
+    ),
+    (
+        "a done line naming a different identifier leaves it open",
+        &["review PR #12 before the release"],
+        &["Reviewed PR #13 before the release"],
+        &[NOTES, "review PR #12 before the release"],
+        0,
+    ),
+    (
+        "unrelated done lines leave an item listed",
+        &["port the lock to Windows"],
+        &["wrote the parser tests"],
+        &[NOTES, "port the lock to Windows"],
+        0,
+    ),
+];
+
 #[test]
-fn a_later_done_line_naming_the_identifier_resolves_the_item() {
+fn a_later_done_line_resolves_by_identifier_and_sends_nothing_to_review() {
+    check_cases(
+        DONE_LINES,
+        |c| c.0,
+        |&(_, first, done, want_listed, want_resolved)| {
+            let r = report(&two_days(first, done, &[NOTES]));
+            same(
+                listed(&r),
+                want_listed.iter().map(|t| t.to_string()).collect(),
+            )?;
+            same(r["audit"]["resolved"].as_u64(), Some(want_resolved))?;
+            same(review(&r), vec![])
+        },
+    );
+}
+
+#[test]
+fn explain_names_the_identifier_and_the_done_line_that_resolved_an_item() {
     let v = two_days(
         &["Begin work on ticket #7: scaffold the app"],
         &["#7 done"],
-        &["write the release notes"],
+        &[NOTES],
     );
-    let r = report(&v);
-    assert_eq!(listed(&r), ["write the release notes"]);
-    assert_eq!(r["audit"]["resolved"], 1);
     let e = at(
         &v,
         &[
@@ -101,40 +165,6 @@ fn a_later_done_line_naming_the_identifier_resolves_the_item() {
     assert_eq!(e["state"], "resolved");
     assert_eq!(e["resolved_by"]["rule"], "identifier #7");
     assert_eq!(e["resolved_by"]["entry"]["text"], "#7 done");
-}
-
-#[test]
-fn identifier_forms_pr_key_and_issue_url_resolve() {
-    let v = two_days(
-        &[
-            "review PR #12 before the release",
-            "fix T-091 in the importer",
-            "answer https://github.com/o/r/issues/42 today",
-        ],
-        &["merged #12", "T-091 fixed", "closed #42"],
-        &["write the release notes"],
-    );
-    let r = report(&v);
-    assert_eq!(listed(&r), ["write the release notes"]);
-    assert_eq!(r["audit"]["resolved"], 3);
-}
-
-#[test]
-fn a_done_line_naming_a_different_identifier_leaves_it_open_and_out_of_review() {
-    let v = two_days(
-        &["review PR #12 before the release"],
-        &["Reviewed PR #13 before the release"],
-        &["write the release notes"],
-    );
-    let r = report(&v);
-    assert_eq!(
-        listed(&r),
-        [
-            "write the release notes",
-            "review PR #12 before the release"
-        ]
-    );
-    assert!(review(&r).is_empty(), "{r}");
 }
 
 #[test]
@@ -179,17 +209,6 @@ fn possibly_done_on_shared_words_or_a_file_name_with_evidence() {
         .unwrap();
     assert_eq!(parser["evidence"]["path"], "journal/2026-05-03.md");
     assert_eq!(parser["evidence"]["line"], 7);
-}
-
-#[test]
-fn unrelated_done_lines_leave_an_item_listed() {
-    let v = two_days(
-        &["port the lock to Windows"],
-        &["wrote the parser tests"],
-        &["write the release notes"],
-    );
-    let r = report(&v);
-    assert!(review(&r).is_empty(), "{r}");
 }
 
 #[test]
@@ -484,20 +503,20 @@ fn decisions_of_two_clones_merge_by_union_in_git() {
         &["clone", "-q", &v.path().display().to_string(), "c"],
     );
     let c = clone.path().join("c");
+    // The binary on the clone, on TODAY.
+    let in_clone = |args: &[&str]| {
+        crate::common::bare_cmd()
+            .arg("--root")
+            .arg(&c)
+            .args(["--today", TODAY])
+            .args(args)
+            .output()
+            .unwrap()
+    };
     at(&v, &["not-task", &one, "--format", "json"]);
     git(v.path(), &["add", "-A"]);
     git(v.path(), &["commit", "-qm", "one", "--no-verify"]);
-    let out = crate::common::bare_cmd()
-        .args([
-            "--root",
-            &c.display().to_string(),
-            "--today",
-            TODAY,
-            "not-task",
-            &two,
-        ])
-        .output()
-        .unwrap();
+    let out = in_clone(&["not-task", &two]);
     assert!(out.status.success(), "{}", stderr(&out));
     git(&c, &["add", "-A"]);
     git(&c, &["commit", "-qm", "two", "--no-verify"]);
@@ -512,18 +531,7 @@ fn decisions_of_two_clones_merge_by_union_in_git() {
         2,
         "{log}"
     );
-    let out = crate::common::bare_cmd()
-        .args([
-            "--root",
-            &c.display().to_string(),
-            "--today",
-            TODAY,
-            "audit",
-            "--format",
-            "json",
-        ])
-        .output()
-        .unwrap();
+    let out = in_clone(&["audit", "--format", "json"]);
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(listed(&r), ["write the notes"]);
 }

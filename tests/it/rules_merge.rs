@@ -23,30 +23,76 @@ const J6: &str = "journal/2026-05-06.md";
 
 // ------------------------------------------------------------- resolution
 
-#[test]
-fn later_done_resolves_earlier_next() {
-    let v = Vault::new().project("p");
-    journal(&v, "2026-05-02", &["### Next", "- [ ] ship release notes"]);
+/// `(case, the journal days of project `p` as (date, body), (collected,
+/// resolved, duplicates_merged, open), the priorities as (text, tier,
+/// line))`.
+type DaysCase = (
+    &'static str,
+    &'static [(&'static str, &'static [&'static str])],
+    (u64, u64, u64, u64),
+    &'static [(&'static str, &'static str, u64)],
+);
+
+/// Resolution within journals: a done signal closes an open item of its
+/// day or an earlier one.
+#[rustfmt::skip]
+const RESOLUTION: &[DaysCase] = &[
     // The signal matches fuzzily (§4), like any other comparison.
-    journal(&v, "2026-05-03", &["### Done", "- [x] Ship release notes."]);
-    let r = audit_counts(&v, (1, 1, 0, 0));
-    assert_eq!(prio(&r), Vec::<String>::new());
-}
+    ("a later done resolves an earlier next", &[
+        ("2026-05-02", &["### Next", "- [ ] ship release notes"]),
+        ("2026-05-03", &["### Done", "- [x] Ship release notes."]),
+    ], (1, 1, 0, 0), &[]),
+    ("a same-day done resolves next", &[
+        ("2026-05-03", &["### Next", "- [ ] ship release notes", "### Done", "- ship release notes"]),
+    ], (1, 1, 0, 0), &[]),
+    ("an earlier done does not resolve a later next", &[
+        ("2026-05-01", &["### Done", "- [x] ship release notes"]),
+        ("2026-05-03", &["### Next", "- [ ] ship release notes"]),
+    ], (1, 0, 0, 1), &[("ship release notes", "today", 3)]),
+    ("a checked item under Next in a journal resolves", &[
+        ("2026-05-05", &["### Next", "- [ ] tidy the changelog", "- [ ] keep me"]),
+        ("2026-05-06", &["### Next", "- [x] tidy the changelog"]),
+    ], (2, 1, 0, 1), &[("keep me", "carried", 4)]),
+    // Every item under a done heading resolves, except an unticked box: the
+    // box wins over the heading, so `alpha` is open again (and merges).
+    ("every item under done headings resolves", &[
+        ("2026-05-05", &[
+            "### Next",
+            "- [ ] alpha unchecked",
+            "- [ ] bravo plain",
+            "- [ ] charlie checked",
+            "- [ ] delta completed",
+            "- [ ] echo korean",
+            "- [ ] foxtrot stays",
+        ]),
+        ("2026-05-06", &[
+            "### Done",
+            "- [ ] alpha unchecked",
+            "- bravo plain",
+            "- [x] charlie checked",
+            "### Completed:",
+            "- delta completed",
+            "### 완료",
+            "- echo korean",
+        ]),
+    ], (7, 4, 1, 2), &[("alpha unchecked", "today", 3), ("foxtrot stays", "carried", 8)]),
+];
 
 #[test]
-fn same_day_done_resolves_next() {
-    let v = Vault::new().project("p");
-    journal(
-        &v,
-        "2026-05-03",
-        &[
-            "### Next",
-            "- [ ] ship release notes",
-            "### Done",
-            "- ship release notes",
-        ],
+fn done_signals_in_journals_resolve_open_items() {
+    check_cases(
+        RESOLUTION,
+        |c| c.0,
+        |&(_, days, want_counts, want_rows)| {
+            let r = audit(&journals(days));
+            same(counts(&r), want_counts)?;
+            let want: Vec<_> = want_rows
+                .iter()
+                .map(|&(text, tier, line)| row(text, Some("p"), tier, line))
+                .collect();
+            same(rows(&r), want)
+        },
     );
-    audit_counts(&v, (1, 1, 0, 0));
 }
 
 #[test]
@@ -98,18 +144,6 @@ fn each_item_is_closed_by_its_best_entry_in_time() {
 }
 
 #[test]
-fn earlier_done_does_not_resolve_later_next() {
-    let v = Vault::new().project("p");
-    journal(&v, "2026-05-01", &["### Done", "- [x] ship release notes"]);
-    journal(&v, "2026-05-03", &["### Next", "- [ ] ship release notes"]);
-    let r = audit_counts(&v, (1, 0, 0, 1));
-    assert_eq!(
-        rows(&r),
-        vec![row("ship release notes", Some("p"), "today", 3)]
-    );
-}
-
-#[test]
 fn undated_checked_item_resolves_dated_journal_item_and_vice_versa() {
     let v = Vault::new().project("p").file(
         "projects/p/todos.md",
@@ -124,55 +158,6 @@ fn undated_checked_item_resolves_dated_journal_item_and_vice_versa() {
     journal(&v, "2026-05-01", &["### Done", "- prune stale branches"]);
     let r = audit_counts(&v, (2, 2, 0, 0));
     assert_eq!(prio(&r), Vec::<String>::new());
-}
-
-#[test]
-fn checked_item_under_next_in_a_journal_resolves() {
-    let v = Vault::new().project("p");
-    journal(
-        &v,
-        "2026-05-05",
-        &["### Next", "- [ ] tidy the changelog", "- [ ] keep me"],
-    );
-    journal(&v, "2026-05-06", &["### Next", "- [x] tidy the changelog"]);
-    let r = audit_counts(&v, (2, 1, 0, 1));
-    assert_eq!(rows(&r), vec![row("keep me", Some("p"), "carried", 4)]);
-}
-
-#[test]
-fn every_item_under_done_headings_resolves() {
-    let v = Vault::new().project("p");
-    journal(
-        &v,
-        "2026-05-05",
-        &[
-            "### Next",
-            "- [ ] alpha unchecked",
-            "- [ ] bravo plain",
-            "- [ ] charlie checked",
-            "- [ ] delta completed",
-            "- [ ] echo korean",
-            "- [ ] foxtrot stays",
-        ],
-    );
-    journal(
-        &v,
-        "2026-05-06",
-        &[
-            "### Done",
-            "- [ ] alpha unchecked",
-            "- bravo plain",
-            "- [x] charlie checked",
-            "### Completed:",
-            "- delta completed",
-            "### 완료",
-            "- echo korean",
-        ],
-    );
-    let r = audit_counts(&v, (7, 4, 1, 2));
-    // Every item under a done heading resolves, except an unticked box: the
-    // box wins over the heading, so `alpha` is open again (and merges).
-    assert_eq!(prio(&r), vec!["alpha unchecked", "foxtrot stays"]);
 }
 
 #[test]
@@ -205,13 +190,13 @@ fn signals_of_another_project_do_not_resolve_untagged_signals_do() {
             "- update changelog",
         ]),
     );
-    let r = audit_counts(&v, (4, 2, 0, 2));
-    assert_eq!(
-        rows(&r),
-        vec![
+    audit_is(
+        &v,
+        (4, 2, 0, 2),
+        &[
             row("fix flaky test", Some("b"), "carried", 7),
             row("prune old tags", Some("a"), "carried", 10),
-        ]
+        ],
     );
 }
 
@@ -270,13 +255,13 @@ fn same_text_in_two_projects_stays_two_clusters() {
             "projects/b/todos.md",
             &["## Next", "- [ ] bump dependencies"],
         );
-    let r = audit_counts(&v, (2, 0, 0, 2));
-    assert_eq!(
-        rows(&r),
-        vec![
+    audit_is(
+        &v,
+        (2, 0, 0, 2),
+        &[
             row("bump dependencies", Some("a"), "project", 2),
-            row("bump dependencies", Some("b"), "project", 2)
-        ]
+            row("bump dependencies", Some("b"), "project", 2),
+        ],
     );
 }
 
@@ -296,13 +281,13 @@ fn untagged_cluster_takes_project_of_first_tagged_member() {
             "projects/p/todos.md",
             &["## Next", "- [ ] rotate the api keys"],
         );
-    let r = audit_counts(&v, (3, 0, 1, 2));
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_is(
+        &v,
+        (3, 0, 1, 2),
+        &[
             row("rotate the api keys", Some("q"), "today", 2),
-            row("rotate the api keys", Some("p"), "project", 2)
-        ]
+            row("rotate the api keys", Some("p"), "project", 2),
+        ],
     );
     assert_eq!(
         seen_in(&r["priorities"][0]),

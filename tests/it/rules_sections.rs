@@ -44,14 +44,14 @@ fn journal_sections_end_at_same_or_higher_heading_and_span_subheadings() {
             "- [ ] j6 appendix",   // 14
         ]),
     );
-    let r = audit_counts(&v, (3, 0, 0, 3));
-    assert_eq!(
-        rows(&r),
-        vec![
+    audit_is(
+        &v,
+        (3, 0, 0, 3),
+        &[
             row("j1 first", Some("p"), "today", 4),
             row("j2 under h4", Some("p"), "today", 6),
             row("j5 second", Some("p"), "today", 12),
-        ]
+        ],
     );
 }
 
@@ -160,8 +160,11 @@ fn journal_items_outside_next_headings_are_not_collected() {
             "- [ ] the only one",        // 11
         ]),
     );
-    let r = audit_counts(&v, (1, 0, 0, 1));
-    assert_eq!(rows(&r), vec![row("the only one", Some("p"), "today", 11)]);
+    audit_is(
+        &v,
+        (1, 0, 0, 1),
+        &[row("the only one", Some("p"), "today", 11)],
+    );
 }
 
 #[test]
@@ -187,13 +190,13 @@ fn project_files_collect_only_under_next_but_resolve_from_anywhere() {
         .project("p")
         .file("projects/p/todos.md", todos)
         .file("projects/p/PROGRESS.md", progress);
-    let r = audit_counts(&v, (4, 2, 0, 2));
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_is(
+        &v,
+        (4, 2, 0, 2),
+        &[
             row("ship the parser", Some("p"), "project", 4),
             row("profile the scanner", Some("p"), "progress", 5),
-        ]
+        ],
     );
     assert_eq!(
         r["audit"]["sources"],
@@ -294,14 +297,14 @@ fn checkbox_kinds_in_a_next_section() {
                 "- foxtrot no checkbox",   // 8
             ]),
         );
-    let r = audit_counts(&v, (7, 3, 1, 3));
-    assert_eq!(
-        rows(&r),
-        vec![
+    audit_is(
+        &v,
+        (7, 3, 1, 3),
+        &[
             row("alpha open", Some("p"), "today", 3),
             row("echo question", Some("p"), "today", 7),
             row("foxtrot no checkbox", Some("p"), "today", 8),
-        ]
+        ],
     );
     // 3 journal + 4 project collected; bravo/charlie/delta resolved; the
     // project's "echo question" merges into the journal's.
@@ -402,13 +405,13 @@ fn code_and_html_blocks_are_not_scanned() {
         .project("p")
         .file("projects/p/actives/t/todos.md", &body)
         .file(J6, format!("## Session: s (p)\n### Next\n{body}"));
-    let r = audit_counts(&v, (4, 0, 2, 2));
-    assert_eq!(
-        rows(&r),
-        vec![
+    let r = audit_is(
+        &v,
+        (4, 0, 2, 2),
+        &[
             row("real one", Some("p"), "today", 3),
             row("real two", Some("p"), "today", 21),
-        ]
+        ],
     );
     // The active copies merge into the journal ones.
     assert_eq!(r["active_tasks"][0]["open"], 2);

@@ -1,8 +1,8 @@
 //! `search`: ranking (identifiers, recency), filters, Korean and Japanese
 //! queries, private spans, the JSON shape and the refusals.
 
-use crate::common::{Vault, md, stdout};
-use serde_json::Value;
+use crate::common::{Vault, check_cases, fields_like, md, same, stdout};
+use serde_json::{Value, json};
 
 /// `search QUERY… --format json` with a fixed today.
 fn search(v: &Vault, args: &[&str]) -> Value {
@@ -131,16 +131,11 @@ fn recent_beats_old_at_equal_relevance() {
 fn a_resolved_item_shows_what_resolved_it() {
     let v = history_vault();
     let r = search(&v, &["csv", "export"]);
-    let h = &r["hits"][0];
-    assert_eq!(h["status"], "resolved");
-    assert_eq!(h["kind"], "item");
-    assert_eq!(h["text"], "add the CSV export button");
-    assert_eq!(h["path"], "journal/2026-01-10.md");
-    assert_eq!(h["line"], 7);
-    assert_eq!(h["first_seen"], "2026-01-10");
-    assert_eq!(h["resolved_by"]["kind"], "done");
-    assert_eq!(h["resolved_by"]["path"], "projects/app/todos.md");
-    assert_eq!(h["resolved_by"]["line"], 9);
+    let want = json!({"status": "resolved", "kind": "item", "text": "add the CSV export button",
+                      "path": "journal/2026-01-10.md", "line": 7, "first_seen": "2026-01-10",
+                      "resolved_by.kind": "done", "resolved_by.path": "projects/app/todos.md",
+                      "resolved_by.line": 9});
+    assert_eq!(fields_like(&r["hits"][0], &want), want, "{r}");
     assert_eq!(r["matched"], 1, "{r}");
 }
 
@@ -148,18 +143,46 @@ fn a_resolved_item_shows_what_resolved_it() {
 fn a_skipped_item_is_cancelled_and_a_lone_done_entry_is_found() {
     let v = history_vault();
     let r = search(&v, &["exporter"]);
-    assert_eq!(r["hits"][0]["status"], "cancelled");
-    assert_eq!(r["hits"][0]["resolved_by"]["kind"], "skipped");
-    assert_eq!(r["hits"][0]["resolved_by"]["line"], 12);
+    let want =
+        json!({"status": "cancelled", "resolved_by.kind": "skipped", "resolved_by.line": 12});
+    assert_eq!(fields_like(&r["hits"][0], &want), want, "{r}");
     let r = search(&v, &["DNS"]);
-    assert_eq!(r["hits"][0]["kind"], "done");
-    assert_eq!(r["hits"][0]["status"], "resolved");
-    assert_eq!(
-        r["hits"][0]["text"],
-        "migrated the DNS records to the new host"
-    );
-    assert_eq!(r["hits"][0]["path"], "journal/2026-04-20.md");
+    let want = json!({"kind": "done", "status": "resolved",
+                      "text": "migrated the DNS records to the new host",
+                      "path": "journal/2026-04-20.md"});
+    assert_eq!(fields_like(&r["hits"][0], &want), want, "{r}");
 }
+
+/// `(filter, query and options split at spaces, the texts of every hit,
+/// sorted)` on `history_vault`.
+const FILTERS: &[(&str, &str, &[&str])] = &[
+    (
+        "only resolved",
+        "export DNS Go --status resolved",
+        &[
+            "add the CSV export button",
+            "migrated the DNS records to the new host",
+        ],
+    ),
+    (
+        "only cancelled",
+        "export DNS Go --status cancelled",
+        &["rewrite the exporter in Go"],
+    ),
+    (
+        "a project, in any case",
+        "page config DNS --project SITE",
+        &[
+            "migrated the DNS records to the new host",
+            "redesign the landing page",
+        ],
+    ),
+    (
+        "since a date",
+        "export page config --since 2026-04-01",
+        &["redesign the landing page"],
+    ),
+];
 
 #[test]
 fn status_project_since_and_limit_filter_the_hits() {
@@ -175,72 +198,74 @@ fn status_project_since_and_limit_filter_the_hits() {
             .all(|h| h["status"] == "open" && h["id"].is_string()),
         "{open}"
     );
-    let sorted = |r: &Value| {
-        let mut t = hit_texts(r);
-        t.sort();
-        t
-    };
-    let resolved = search(&v, &["export", "DNS", "Go", "--status", "resolved"]);
-    assert_eq!(
-        sorted(&resolved),
-        [
-            "add the CSV export button",
-            "migrated the DNS records to the new host"
-        ]
+    check_cases(
+        FILTERS,
+        |c| c.0,
+        |&(_, query, want)| {
+            let mut texts = hit_texts(&search(&v, &query.split(' ').collect::<Vec<_>>()));
+            texts.sort();
+            same(texts, want.iter().map(|t| t.to_string()).collect())
+        },
     );
-    let cancelled = search(&v, &["export", "DNS", "Go", "--status", "cancelled"]);
-    assert_eq!(hit_texts(&cancelled), ["rewrite the exporter in Go"]);
-    let site = search(&v, &["page", "config", "DNS", "--project", "SITE"]);
-    assert_eq!(
-        sorted(&site),
-        [
-            "migrated the DNS records to the new host",
-            "redesign the landing page"
-        ]
-    );
-    let since = search(&v, &["export", "page", "config", "--since", "2026-04-01"]);
-    assert_eq!(hit_texts(&since), ["redesign the landing page"]);
     let one = search(&v, &["export", "page", "config", "--limit", "1"]);
     assert_eq!(one["hits"].as_array().unwrap().len(), 1);
     assert!(one["matched"].as_u64().unwrap() > 1, "{one}");
 }
 
-#[test]
-fn korean_queries_find_korean_items() {
-    let v = Vault::new().project("app").file(
-        "journal/2026-05-01.md",
-        md(&[
-            "## 세션: 내보내기 (app)",
-            "",
-            "### 다음 세션",
-            "",
-            "- CSV 내보내기 버그를 고치자",
-            "- 로그인 화면 디자인 정리",
-        ]),
-    );
-    let r = search(&v, &["내보내기"]);
-    assert_eq!(hit_texts(&r), ["CSV 내보내기 버그를 고치자"]);
-    let r = search(&v, &["로그인", "화면"]);
-    assert_eq!(hit_texts(&r), ["로그인 화면 디자인 정리"]);
-}
+/// `(language, session heading, Next heading, [(item, a query that finds
+/// that item alone)])`: a journal of the two items, searched in its language.
+type CjkCase = (
+    &'static str,
+    &'static str,
+    &'static str,
+    [(&'static str, &'static str); 2],
+);
+
+const CJK: &[CjkCase] = &[
+    (
+        "Korean",
+        "## 세션: 내보내기 (app)",
+        "### 다음 세션",
+        [
+            ("CSV 내보내기 버그를 고치자", "내보내기"),
+            ("로그인 화면 디자인 정리", "로그인 화면"),
+        ],
+    ),
+    (
+        "Japanese",
+        "## Session: 設定 (app)",
+        "### 次のステップ",
+        [
+            ("設定画面の保存ボタンを直す", "設定画面"),
+            ("ログイン処理のテストを書く", "テスト"),
+        ],
+    ),
+];
 
 #[test]
-fn japanese_queries_find_japanese_items() {
-    let v = Vault::new().project("app").file(
-        "journal/2026-05-01.md",
-        md(&[
-            "## Session: 設定 (app)",
-            "",
-            "### 次のステップ",
-            "",
-            "- 設定画面の保存ボタンを直す",
-            "- ログイン処理のテストを書く",
-        ]),
+fn korean_and_japanese_queries_find_their_items() {
+    check_cases(
+        CJK,
+        |c| c.0,
+        |&(_, session, next, items)| {
+            let v = Vault::new().project("app").file(
+                "journal/2026-05-01.md",
+                md(&[
+                    session,
+                    "",
+                    next,
+                    "",
+                    &format!("- {}", items[0].0),
+                    &format!("- {}", items[1].0),
+                ]),
+            );
+            for (item, query) in items {
+                let found = hit_texts(&search(&v, &query.split(' ').collect::<Vec<_>>()));
+                same(found, vec![item.to_string()]).map_err(|e| format!("{query}: {e}"))?;
+            }
+            Ok(())
+        },
     );
-    let r = search(&v, &["設定画面"]);
-    assert_eq!(hit_texts(&r), ["設定画面の保存ボタンを直す"]);
-    let r = search(&v, &["テスト"]);
-    assert_eq!(hit_texts(&r), ["ログイン処理のテストを書く"]);
 }
 
 #[test]
@@ -382,28 +407,31 @@ fn search_out(v: &Vault, cache: bool, args: &[&str]) -> (String, String) {
     (stdout(&out), crate::common::stderr(&out))
 }
 
-/// The queries and options the index must answer as the scan does.
-const SAME_ANSWERS: &[&[&str]] = &[
-    &["export", "--format", "json", "--limit", "0"],
-    &["parse_config", "--format", "json"],
-    &["#12", "--format", "json"],
-    &["rewrite", "the", "exporter", "--format", "json"],
-    &["export", "--status", "open", "--format", "json"],
-    &["export", "--status", "cancelled", "--format", "json"],
-    &["dns", "--status", "resolved", "--format", "json"],
-    &[
-        "the",
-        "--project",
-        "site",
-        "--format",
-        "json",
-        "--limit",
-        "0",
-    ],
-    &["page", "--since", "2026-03-01", "--format", "json"],
-    &["config", "--limit", "1", "--format", "json"],
-    &["export"],
-    &["kubernetes", "--format", "json"],
+/// `history_vault` after a `regen` on 2026-05-06, which writes the search
+/// index.
+fn indexed_vault() -> Vault {
+    let v = history_vault();
+    v.test()
+        .args(["--today", "2026-05-06", "-q", "regen"])
+        .run();
+    v
+}
+
+/// The queries and options the index must answer as the scan does, each a
+/// command line split at spaces.
+const SAME_ANSWERS: &[&str] = &[
+    "export --format json --limit 0",
+    "parse_config --format json",
+    "#12 --format json",
+    "rewrite the exporter --format json",
+    "export --status open --format json",
+    "export --status cancelled --format json",
+    "dns --status resolved --format json",
+    "the --project site --format json --limit 0",
+    "page --since 2026-03-01 --format json",
+    "config --limit 1 --format json",
+    "export",
+    "kubernetes --format json",
 ];
 
 /// A run that keeps the cache (`regen`) writes the search index; a search
@@ -411,12 +439,11 @@ const SAME_ANSWERS: &[&[&str]] = &[
 /// a search that scans (`--no-cache`), filters and limits included.
 #[test]
 fn the_index_answers_as_the_scan_does() {
-    let v = history_vault();
-    v.test()
-        .args(["--today", "2026-05-06", "-q", "regen"])
-        .run();
+    let v = indexed_vault();
     assert!(v.exists(".agents/cache/search.bin"));
-    for args in SAME_ANSWERS {
+    for line in SAME_ANSWERS {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let args = args.as_slice();
         let (indexed, how) = search_out(&v, true, args);
         assert!(how.contains("index: hit"), "{args:?}: {how}");
         let (scanned, how) = search_out(&v, false, args);
@@ -438,10 +465,7 @@ fn the_index_answers_as_the_scan_does() {
 /// another day) is not used: the search scans and finds the new item.
 #[test]
 fn a_stale_index_is_not_used() {
-    let v = history_vault();
-    v.test()
-        .args(["--today", "2026-05-06", "-q", "regen"])
-        .run();
+    let v = indexed_vault();
     v.write(
         "projects/site/todos.md",
         md(&[
@@ -468,10 +492,7 @@ fn a_stale_index_is_not_used() {
 /// the index, with a note under `-v`.
 #[test]
 fn a_tampered_index_is_ignored() {
-    let v = history_vault();
-    v.test()
-        .args(["--today", "2026-05-06", "-q", "regen"])
-        .run();
+    let v = indexed_vault();
     let good = std::fs::read(v.join(".agents/cache/search.bin")).unwrap();
     let args = ["export", "--format", "json", "--limit", "0"];
     let (expected, _) = search_out(&v, false, &args);

@@ -7,9 +7,12 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod cases;
 pub mod rng;
 mod rules;
 mod test;
+#[allow(unused_imports)]
+pub use cases::{check_cases, same};
 #[allow(unused_imports)]
 pub use rules::*;
 use std::path::{Path, PathBuf};

@@ -206,3 +206,33 @@ impl Vault {
         self.file(rel, md(lines))
     }
 }
+
+/// The fields of the JSON object `o` that `like` names, to compare with
+/// `like` whole (a name `a.b` is the field `b` of the field `a`; a missing
+/// field is null): `assert_eq!(fields_like(&o, &want), want)`.
+pub fn fields_like(o: &Value, like: &Value) -> Value {
+    like.as_object()
+        .unwrap_or_else(|| panic!("not an object: {like}"))
+        .keys()
+        .map(|k| {
+            let field = k.split('.').fold(o, |v, part| &v[part]);
+            (k.clone(), field.clone())
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// `audit(v)`, checked to give `(collected, resolved, duplicates_merged,
+/// open)` = `counts` and to list exactly `expected` as its priorities, in
+/// order (`row(text, project, tier, line)` each); the report, for further
+/// checks.
+#[track_caller]
+pub fn audit_is(
+    v: &Vault,
+    counts: (u64, u64, u64, u64),
+    expected: &[(String, Option<String>, String, u64)],
+) -> Value {
+    let r = audit_counts(v, counts);
+    assert_eq!(rows(&r), expected, "{}", r["priorities"]);
+    r
+}
