@@ -39,12 +39,7 @@ fn analyze_discovered(
     let scanned = start.elapsed();
     let items = std::mem::take(&mut vault.items);
     let (sources, untagged) = collected_stats(&items);
-    let mut merged = crate::merge::merge(
-        items,
-        &vault.signals,
-        vault.as_of,
-        cfg.dedup_threshold,
-    );
+    let mut merged = crate::merge::merge(items, &vault.signals, vault.as_of, cfg.dedup_threshold);
     let decisions = read_decisions(&handle, &mut vault.warnings)?;
     crate::merge::settle(
         &mut merged,
@@ -299,10 +294,85 @@ pub(crate) fn summary_view(root: &Path, cfg: &Config) -> Result<(SummaryView, Ve
 /// its number of open items: the report with every resolution listed, the
 /// statistics, and `explain` for each priority.
 pub(crate) fn view_page(root: &Path, cfg: &Config, name: &str) -> Result<(String, usize)> {
-    let analysis = analyze(root, cfg)?;
-    let report = build_with(&analysis, cfg, Trail::Listed);
+    page_of(&analyze(root, cfg)?, root, cfg, name)
+}
+
+/// What `view` did with its page.
+pub(crate) struct Viewed {
+    /// Whether the page file was written.
+    pub written: bool,
+    /// Open items on the page.
+    pub open: usize,
+    /// Whether the page present was kept: the vault is as it was when the
+    /// page was made (see [`crate::cache::page`]).
+    pub kept: bool,
+    /// Why a cache file was ignored or not written, for `view -v`.
+    pub notes: Vec<String>,
+}
+
+/// Writes the HTML view of the vault at `root`, named `name`, to `out`
+/// (call with the lock held). A vault unchanged since the last writing run
+/// (a valid result cache) whose page at `out` is still the one made from it
+/// is left as it is, with no scan or merge; otherwise the page is made and
+/// written, and recorded for the next `view` when the result cache is valid.
+pub(crate) fn view(root: &Path, cfg: &Config, name: &str, out: &str) -> Result<Viewed> {
+    let start = Instant::now();
+    let mode = Mode::of(cfg, false);
+    let discovery = crate::discover::discover(root, cfg)?;
+    let vault = VaultDir::open(root)?;
+    let mut notes = Vec::new();
+    let found = discovery.found();
+    let state = match crate::cache::result::lookup_state::<SummaryView>(&vault, cfg, mode, &found) {
+        Lookup::Hit((_, state)) => Some(state),
+        Lookup::Miss => None,
+        Lookup::Bad(note) => {
+            notes.push(note);
+            None
+        }
+    };
+    drop(found);
+    let projects = discovery.projects.clone();
+    let page = state.map(|state| crate::cache::page::Page { out, name, state });
+    if let Some(p) = &page {
+        match crate::cache::page::kept(&vault, cfg, &projects, p) {
+            Ok(Some(open)) => {
+                return Ok(Viewed {
+                    written: false,
+                    open,
+                    kept: true,
+                    notes,
+                });
+            }
+            Ok(None) => {}
+            Err(note) => notes.push(note),
+        }
+    }
+    let analysis = analyze_discovered(root, cfg, mode, discovery, start)?;
+    let (html, open) = page_of(&analysis, root, cfg, name)?;
+    if let Some(parent) = Path::new(out).parent()
+        && !parent.as_os_str().is_empty()
+    {
+        vault.create_dir_all(&parent.to_string_lossy())?;
+    }
+    let written = write_dashboard(&vault, out, html.as_bytes())?;
+    if let Some(p) = &page
+        && let Err(why) = crate::cache::page::keep(&vault, cfg, &projects, p, html.as_bytes(), open)
+    {
+        notes.push(format!("{} not written: {why}", crate::cache::page::FILE));
+    }
+    Ok(Viewed {
+        written,
+        open,
+        kept: false,
+        notes,
+    })
+}
+
+/// [`view_page`] of an analysis already made.
+fn page_of(analysis: &Analysis, root: &Path, cfg: &Config, name: &str) -> Result<(String, usize)> {
+    let report = build_with(analysis, cfg, Trail::Listed);
     // The charts come from the same analysis: one scan, one merge.
-    let stats = crate::stats::of_analysis(&analysis, cfg, cfg.stats_zombie_days)?;
+    let stats = crate::stats::of_analysis(analysis, cfg, cfg.stats_zombie_days)?;
     // Every ID once, for all the priorities (not once per item explained).
     let ids = crate::find::ids(&analysis.merged);
     let cluster_of: std::collections::HashMap<&str, usize> = ids
@@ -315,7 +385,7 @@ pub(crate) fn view_page(root: &Path, cfg: &Config, name: &str) -> Result<(String
         .iter()
         .filter_map(|i| {
             let c = *cluster_of.get(i.id.as_str())?;
-            let e = crate::explain::explain_open(&analysis, cfg, &report, c, &i.id);
+            let e = crate::explain::explain_open(analysis, cfg, &report, c, &i.id);
             Some((i.id.clone(), e))
         })
         .collect();

@@ -17,6 +17,7 @@ use crate::user_key as secret;
 mod defer_tests;
 mod files;
 pub(crate) mod index;
+pub(crate) mod page;
 #[cfg(test)]
 mod prop_tests;
 pub(crate) mod result;

@@ -130,6 +130,23 @@ pub(crate) fn lookup<V: Clone + DeserializeOwned + Send + Sync>(
     mode: Mode,
     found: &Found,
 ) -> Lookup<V> {
+    match lookup_state(vault, cfg, mode, found) {
+        Lookup::Hit((view, _)) => Lookup::Hit(view),
+        Lookup::Miss => Lookup::Miss,
+        Lookup::Bad(note) => Lookup::Bad(note),
+    }
+}
+
+/// [`lookup`], with the state of the vault the result was made from: a
+/// hash of today's date, discovery's warnings and decisions, and every
+/// source file's path and content hash (not their stamps, which a result
+/// written again for the same contents changes).
+pub(crate) fn lookup_state<V: Clone + DeserializeOwned + Send + Sync>(
+    vault: &VaultDir,
+    cfg: &Config,
+    mode: Mode,
+    found: &Found,
+) -> Lookup<(V, u128)> {
     if mode == Mode::Off {
         return Lookup::Miss;
     }
@@ -161,7 +178,10 @@ pub(crate) fn lookup<V: Clone + DeserializeOwned + Send + Sync>(
         started_ns,
     );
     if same {
-        Lookup::Hit(payload.view.into_owned())
+        let contents: Vec<(&str, u128)> = payload.files.iter().map(|m| (m.rel, m.hash)).collect();
+        let state = to_bytes(&(payload.today, payload.discovered, contents))
+            .map_or(0, |bytes| super::content_hash(&bytes));
+        Lookup::Hit((payload.view.into_owned(), state))
     } else {
         Lookup::Miss
     }

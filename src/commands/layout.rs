@@ -191,12 +191,10 @@ pub(super) fn detect(root: &Path) -> Layout {
     // Session logs first, then hand-offs (each in path order).
     folders.sort_by_key(|(_, kind, _)| *kind != "session-log");
     for (d, kind, n) in folders {
-        layout
-            .found
-            .push(format!(
-                "found    {d}/ ({n} note{}): {kind} source",
-                if n == 1 { "" } else { "s" }
-            ));
+        layout.found.push(format!(
+            "found    {d}/ ({n} note{}): {kind} source",
+            if n == 1 { "" } else { "s" }
+        ));
         extra.push(ExtraSource {
             path: d.clone(),
             kind: kind.to_string(),

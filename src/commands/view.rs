@@ -5,7 +5,7 @@ use super::{Ctx, print_json};
 use crate::cli::{Format, ViewArgs};
 use crate::error::{Error, Result, exit};
 use crate::lock::with_lock;
-use crate::vault_fs::{VaultDir, check_rel};
+use crate::vault_fs::check_rel;
 use serde::Serialize;
 
 /// Where the page goes when `--out` is not given.
@@ -59,17 +59,18 @@ pub(super) fn view(ctx: &Ctx, args: &ViewArgs) -> Result<i32> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "vault".to_string());
     let opts = ctx.lock_options(&args.lock);
-    let (written, open_items) = with_lock(&opts, || {
-        let (page, open_items) = crate::pipeline::view_page(&ctx.root, &ctx.cfg, &name)?;
-        let vault = VaultDir::open(&ctx.root)?;
-        if let Some(parent) = std::path::Path::new(out).parent()
-            && !parent.as_os_str().is_empty()
-        {
-            vault.create_dir_all(&parent.to_string_lossy())?;
-        }
-        let written = crate::write::write_dashboard(&vault, out, page.as_bytes())?;
-        Ok((written, open_items))
+    let viewed = with_lock(&opts, || {
+        crate::pipeline::view(&ctx.root, &ctx.cfg, &name, out)
     })?;
+    if ctx.verbose > 0 {
+        if viewed.kept {
+            eprintln!("cache: the vault is as it was when {out} was made; page kept");
+        }
+        for note in &viewed.notes {
+            eprintln!("cache: {note}");
+        }
+    }
+    let (written, open_items) = (viewed.written, viewed.open);
     match args.output.format {
         Format::Json => print_json(&ViewOutput {
             schema: 1,

@@ -1,8 +1,8 @@
 //! The pulldown-cmark walk: list items, their first paragraph as written,
 //! and the heading context each one sits in.
 
-use super::headings::{HeadingMatcher, Role, is_session_heading};
 use super::blank::{blank_front_matter, opens_drawer};
+use super::headings::{HeadingMatcher, Role, is_session_heading};
 use super::{Check, split_checkbox_with, split_tag};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;

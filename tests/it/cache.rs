@@ -47,7 +47,10 @@ fn only_commands_holding_the_lock_write_the_cache() {
     v.ok(&["regen"]);
     assert!(v.exists(SCAN));
     assert!(v.read(".agents/cache/.gitignore").lines().any(|l| l == "*"));
-    assert!(!v.exists(".agents/cache/pairs.bin"), "the merge keeps no memo");
+    assert!(
+        !v.exists(".agents/cache/pairs.bin"),
+        "the merge keeps no memo"
+    );
     assert!(v.exists(RESULT));
     let before = std::fs::read(v.join(SCAN)).expect("cache");
     v.write("journal/2026-05-07.md", "### Next\n- [ ] a new day\n");
@@ -68,10 +71,7 @@ fn audit_reports_files_reused_and_reread() {
     );
     v.write(TODOS, "## Next\n- [ ] tidy the options\n");
     let text = v.ok(&["audit", "-v"]);
-    assert!(
-        text.contains("cache: 1 file reused, 1 re-read\n"),
-        "{text}"
-    );
+    assert!(text.contains("cache: 1 file reused, 1 re-read\n"), "{text}");
     assert!(!v.ok(&["audit"]).contains("cache:"));
 }
 

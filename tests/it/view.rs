@@ -125,6 +125,72 @@ fn view_charts_count_the_open_items_the_report_counts() {
     assert_eq!(bars, audit["audit"]["open"].as_u64().unwrap(), "{chart}");
 }
 
+/// `view -v` on the vault: its JSON (written, open items) and stderr.
+fn view_v(v: &Vault, extra: &[&str]) -> (Value, String) {
+    let out = view(v, &[&["-v", "--format", "json"][..], extra].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let j: Value = serde_json::from_slice(&out.stdout).expect("json");
+    (j, stderr(&out))
+}
+
+/// A vault unchanged since the last `regen` keeps the page `view` made
+/// from it: the next `view` neither scans nor writes. An edited page, an
+/// edited source file, a new decision, another `--out` or a forged record
+/// make the page again.
+#[test]
+fn view_keeps_the_page_of_a_vault_unchanged_since_regen() {
+    const KEPT: &str = "page kept";
+    let v = vault();
+    // Without a valid result cache nothing is recorded or kept.
+    let (j, err) = view_v(&v, &[]);
+    assert_eq!(j["written"], true);
+    assert!(
+        !err.contains(KEPT) && !v.exists(".agents/cache/view.bin"),
+        "{err}"
+    );
+    v.ok(&["--today", "2026-05-08", "regen"]);
+    let (made, err) = view_v(&v, &[]);
+    assert!(!err.contains(KEPT), "{err}");
+    assert!(v.exists(".agents/cache/view.bin"));
+    let page = v.read(".agents/view.html");
+    let (kept, err) = view_v(&v, &[]);
+    assert!(err.contains(KEPT), "{err}");
+    assert_eq!(kept["written"], false);
+    assert_eq!(kept["open_items"], made["open_items"]);
+    assert_eq!(v.read(".agents/view.html"), page);
+    // The page edited by hand: made again, the same bytes as before.
+    v.write(".agents/view.html", format!("{page}<!-- edited -->"));
+    let (j, err) = view_v(&v, &[]);
+    assert!(!err.contains(KEPT) && j["written"] == true, "{err}");
+    assert_eq!(v.read(".agents/view.html"), page);
+    assert!(view_v(&v, &[]).1.contains(KEPT));
+    // Another page path: made there.
+    let (j, err) = view_v(&v, &["--out", "site/v.html"]);
+    assert!(!err.contains(KEPT) && j["written"] == true, "{err}");
+    // A forged record: ignored with a note, and replaced.
+    v.write(".agents/cache/view.bin", "ASTCACHE forged");
+    let (_, err) = view_v(&v, &[]);
+    assert!(
+        err.contains(".agents/cache/view.bin ignored") && !err.contains(KEPT),
+        "{err}"
+    );
+    assert!(view_v(&v, &[]).1.contains(KEPT));
+    // A new decision, then a changed source file: made again each time.
+    v.write(
+        ".agents/decisions.log",
+        "2026-05-08 not-task zzzzzz [infra] renew the TLS certificate\n",
+    );
+    assert!(!view_v(&v, &[]).1.contains(KEPT));
+    v.write(
+        "projects/infra/todos.md",
+        "# infra\n\n## Next\n\n- [ ] renew the TLS certificate\n- [ ] move the DNS zone\n",
+    );
+    let (j, err) = view_v(&v, &[]);
+    assert!(!err.contains(KEPT), "{err}");
+    assert!(v.read(".agents/view.html").contains("move the DNS zone"));
+    assert_eq!(j["written"], true);
+}
+
 #[test]
 fn view_refuses_a_source_folder_a_non_html_file_and_a_user_file() {
     let v = vault();

@@ -14,8 +14,8 @@
 //! property tests in `tests` check the equality on random documents and on
 //! every fixture file.
 
-use super::headings::HeadingMatcher;
 use super::blank::blank_front_matter;
+use super::headings::HeadingMatcher;
 use super::markdown::{Lead, ParsedDoc, Sections, entry_from, fold_details, quiet_entry};
 
 /// An open list item.
