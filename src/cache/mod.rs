@@ -13,20 +13,14 @@
 mod container;
 // The per-user key signs every cache file.
 use crate::user_key as secret;
-#[cfg(test)]
-mod defer_tests;
 mod files;
 pub(crate) mod index;
 pub(crate) mod page;
-#[cfg(test)]
-mod prop_tests;
 pub(crate) mod result;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 pub(crate) use tests::carried;
-#[cfg(test)]
-mod trust_tests;
 
 pub(crate) use files::{FileCache, Keep, PerFile};
 pub(crate) use result::{Lookup, Marks};

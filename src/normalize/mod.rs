@@ -7,8 +7,6 @@
 
 mod fold;
 mod phrases;
-#[cfg(test)]
-mod settled_tests;
 mod stem;
 
 pub use stem::stem;

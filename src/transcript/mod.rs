@@ -446,5 +446,3 @@ pub fn extract_path(path: &Path, opts: &Options) -> Result<Extraction, ExtractEr
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_closing;

@@ -596,6 +596,31 @@ fn modules_keep_the_layers_and_form_no_cycle() {
     let krate = Crate::read();
     let edges = krate.edges();
     let mut problems = krate.attachments.clone();
+    // One test module per module: its unit tests are `mod tests` (inline,
+    // or a file that may hold test modules of its own), never a second
+    // test module beside it.
+    for (path, m) in &krate.modules {
+        if m.test {
+            continue;
+        }
+        let tests: Vec<&str> = m
+            .children
+            .iter()
+            .filter(|c| {
+                let child = [&path[..], &[c.to_string()]].concat();
+                krate.modules.get(&child).is_some_and(|c| c.test)
+            })
+            .map(String::as_str)
+            .collect();
+        if tests.len() > 1 {
+            problems.push(format!(
+                "{}: {} test modules ({}); one `mod tests` per module",
+                rel(&m.file),
+                tests.len(),
+                tests.join(", ")
+            ));
+        }
+    }
 
     let tops: BTreeSet<String> = krate
         .modules

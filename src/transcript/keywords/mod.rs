@@ -288,6 +288,8 @@ fn fold(s: &str) -> String {
 mod tests {
     use super::*;
 
+    mod automaton;
+
     fn m(kws: &[&str]) -> Matcher {
         Matcher::new(&kws.iter().map(|s| s.to_string()).collect::<Vec<_>>())
     }
@@ -404,6 +406,3 @@ mod tests {
         assert_eq!(goal_text("목표"), None);
     }
 }
-
-#[cfg(test)]
-mod automaton_tests;

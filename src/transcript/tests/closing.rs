@@ -1,7 +1,7 @@
 //! Unit tests of the rules read when a session ends (closing proposals).
 
-use super::tests::run;
-use super::*;
+use super::super::*;
+use super::run;
 
 /// A session whose last message is a long proposal list after thousands of
 /// other candidates: the list is capped at its first [`runon::MAX_ITEMS`]

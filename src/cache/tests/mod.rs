@@ -7,6 +7,10 @@ use crate::vault_fs::VaultDir;
 use std::cell::Cell;
 use std::path::Path;
 
+mod defer;
+mod prop;
+mod trust;
+
 thread_local! {
     /// Added to the clock the cache reads on this thread: a test that
     /// shifts it into the future makes files written just now old enough

@@ -1,8 +1,8 @@
 //! The user's cache key and the persisted pairwise answers: only what this
 //! user's runs signed is trusted.
 
-use super::tests::{config, run, small_vault, write};
-use super::{Mode, RESULT_FILE, SCAN_FILE, secret};
+use super::super::{Mode, RESULT_FILE, SCAN_FILE, secret};
+use super::{config, run, small_vault, write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -68,22 +68,22 @@ fn a_key_others_can_read_or_a_link_is_refused() {
 }
 
 /// The result cache's answer for the vault at `root` as it is now.
-fn lookup(root: &Path) -> super::Lookup<crate::start_summary::SummaryView> {
+fn lookup(root: &Path) -> super::super::Lookup<crate::start_summary::SummaryView> {
     lookup_on(root, 7)
 }
 
 /// [`lookup`] on another day of May 2026.
-fn lookup_on(root: &Path, day: i8) -> super::Lookup<crate::start_summary::SummaryView> {
+fn lookup_on(root: &Path, day: i8) -> super::super::Lookup<crate::start_summary::SummaryView> {
     let mut cfg = config(root);
     cfg.today = Some(jiff::civil::date(2026, 5, day));
     let disc = crate::discover::discover(root, &cfg).unwrap();
     let vault = crate::vault_fs::VaultDir::open(root).unwrap();
-    super::result::lookup(&vault, &cfg, Mode::Read, &disc.found())
+    super::super::result::lookup(&vault, &cfg, Mode::Read, &disc.found())
 }
 
 #[test]
 fn the_result_is_used_only_when_signed_current_and_whole() {
-    use super::Lookup;
+    use super::super::Lookup;
     let v = small_vault();
     let root = v.path();
     let view = crate::start_summary::SummaryView::of(&run(root, Mode::Off).1);
@@ -131,15 +131,15 @@ fn a_result_is_rewritten_once_when_its_files_settle() {
     let result = || std::fs::read(root.join(RESULT_FILE)).unwrap();
     // A run that started a second ago: the files written just now changed
     // inside its racy window.
-    super::tests::CLOCK_SHIFT_NS.with(|s| s.set(-1_000_000_000));
+    super::CLOCK_SHIFT_NS.with(|s| s.set(-1_000_000_000));
     run(root, Mode::Write);
     let first = result();
     // An hour later the files are settled: the same result, a later start.
-    super::tests::clock_ahead();
+    super::clock_ahead();
     run(root, Mode::Write);
     let second = result();
     assert_ne!(first, second);
-    assert!(matches!(lookup(root), super::Lookup::Hit(_)));
+    assert!(matches!(lookup(root), super::super::Lookup::Hit(_)));
     // Nothing settles any more: left as it is.
     run(root, Mode::Write);
     assert_eq!(result(), second);

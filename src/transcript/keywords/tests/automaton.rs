@@ -1,6 +1,6 @@
 //! The keyword automaton against the definition: each keyword searched alone.
 
-use super::*;
+use super::super::*;
 use proptest::prelude::*;
 
 /// The definition the automaton must keep: every keyword searched on its

@@ -3,6 +3,8 @@
 use super::plain::speaker;
 use super::*;
 
+mod closing;
+
 const DEFAULTS: &str =
     "next session|next steps|follow-up|follow up|todo|come back to|defer|다음 세션|후속";
 

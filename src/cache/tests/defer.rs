@@ -2,8 +2,8 @@
 //! was (FORMAT.md §12.1, "Writing"); the output is
 //! the same as without the cache, and the next run re-reads those files.
 
-use super::tests::{clock_ahead, run, small_vault, write};
-use super::*;
+use super::super::*;
+use super::{clock_ahead, run, small_vault, write};
 use crate::report::Report;
 use std::path::Path;
 

@@ -2,8 +2,8 @@
 //! gives exactly what a run without it gives (dashboard and report), and
 //! the result cache answers only for the vault it was made from.
 
-use super::tests::{clock_ahead, config, run, small_vault, write};
-use super::{Lookup, Mode, RESULT_FILE, SCAN_FILE};
+use super::super::{Lookup, Mode, RESULT_FILE, SCAN_FILE};
+use super::{clock_ahead, config, run, small_vault, write};
 use crate::start_summary::SummaryView;
 use proptest::prelude::*;
 use std::path::Path;
@@ -159,7 +159,7 @@ fn cached_view(root: &Path) -> Option<SummaryView> {
     let cfg = config(root);
     let disc = crate::discover::discover(root, &cfg).unwrap();
     let vault = crate::vault_fs::VaultDir::open(root).unwrap();
-    match super::result::lookup(&vault, &cfg, Mode::Read, &disc.found()) {
+    match super::super::result::lookup(&vault, &cfg, Mode::Read, &disc.found()) {
         Lookup::Hit(view) => Some(view),
         Lookup::Miss | Lookup::Bad(_) => None,
     }

@@ -2,6 +2,8 @@
 
 use super::*;
 
+mod settled;
+
 #[test]
 fn markers_links_case_and_punctuation() {
     assert_eq!(normalize("  Add **lock** `timeout`.  "), "add lock timeout");

@@ -2,7 +2,7 @@
 //! changes nothing: checked against the pass itself and against the key as
 //! computed before the shortcut (every pass run until a fixed point).
 
-use super::*;
+use super::super::*;
 use proptest::prelude::*;
 
 /// The key as first written: passes until one changes nothing, no shortcut.
