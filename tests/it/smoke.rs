@@ -1,3 +1,5 @@
+//! The shared `Vault` builder end to end: a vault it writes regenerates.
+
 use crate::common::Vault;
 
 #[test]
