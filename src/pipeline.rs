@@ -198,8 +198,7 @@ fn keep_index(
     let vault = VaultDir::open(root)?;
     let today = v.today.unwrap_or_else(|| cfg.today());
     let kept = crate::cache::index::keep(&vault, cfg, &v.projects, today, marks, || {
-        let corpus = crate::search::corpus(&analysis.merged, &v.signals, &v.skips);
-        crate::search::index::build(&corpus, v.as_of)
+        crate::search::index_of(&analysis.merged, &v.signals, &v.skips, v.as_of)
     });
     Ok(Some(match kept {
         Ok(written) => (written, Vec::new()),

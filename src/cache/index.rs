@@ -12,7 +12,7 @@
 //! can have written it; anything else is ignored, never trusted.
 
 use super::result::{Found, Lookup, Mark, Marks, decided, fits, settles};
-use super::{MAX_BYTES, Mode, container, from_bytes, secret, to_bytes};
+use super::{MAX_BYTES, Mode, container, from_bytes, secret};
 use crate::config::Config;
 use crate::vault_fs::VaultDir;
 use jiff::civil::Date;
@@ -166,14 +166,19 @@ pub(crate) fn keep(
             .collect(),
         index,
     };
-    let payload = to_bytes(&payload).ok_or("unserialisable")?;
     let secret = secret::key(true)?;
     let header = container::Header {
         kind: *KIND,
         key: key(cfg, projects),
         started_ns: marks.started_ns,
     };
-    let bytes = container::encode(&header, &payload, &secret);
+    // Serialised straight into the frame: one copy of the index, not two.
+    let size = index.len() + 64 * payload.files.len();
+    let bytes = container::encode_with(&header, &secret, size, |out| {
+        *out = postcard::to_extend(&payload, std::mem::take(out)).ok()?;
+        Some(())
+    })
+    .ok_or("unserialisable")?;
     if bytes.len() as u64 > MAX_BYTES {
         return Err(format!("over {MAX_BYTES} bytes"));
     }
@@ -183,6 +188,7 @@ pub(crate) fn keep(
 
 #[cfg(test)]
 mod tests {
+    use super::super::to_bytes;
     use super::*;
 
     /// The index travels as raw bytes and comes back where it was put.

@@ -18,13 +18,14 @@
 //! (per term, ascending document numbers as LEB128 deltas, each with its
 //! term frequency), and the hits ([`StoredHit`], one after another).
 
+#[cfg(test)]
+use super::Corpus;
 use super::bm25::{self, Counts};
 use super::terms::{Class, terms};
-use super::{Candidate, Corpus, Entry, Hit, Options, Place, Results};
+use super::{Candidate, Doc, Entry, Hit, Options, Place, Results};
 use crate::error::Result;
 use crate::item::SourceKind;
 use jiff::civil::Date;
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize, Serializer};
 use std::sync::Arc;
@@ -128,22 +129,29 @@ fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
 
 /// Distinct strings, numbered in order of first use.
 #[derive(Default)]
-struct Table<'a> {
-    names: Vec<&'a str>,
-    at: FxHashMap<&'a str, u32>,
+struct Table {
+    names: Vec<Arc<str>>,
+    at: FxHashMap<Arc<str>, u32>,
 }
 
-impl<'a> Table<'a> {
-    fn id(&mut self, s: &'a str) -> u32 {
-        *self.at.entry(s).or_insert_with(|| {
-            self.names.push(s);
-            (self.names.len() - 1) as u32
-        })
+impl Table {
+    fn id(&mut self, s: &Arc<str>) -> u32 {
+        if let Some(&n) = self.at.get(s) {
+            return n;
+        }
+        let n = self.names.len() as u32;
+        self.names.push(s.clone());
+        self.at.insert(s.clone(), n);
+        n
     }
 
     /// 0 for none, else 1 + the string's number.
-    fn opt(&mut self, s: &'a Option<Arc<str>>) -> u32 {
-        s.as_deref().map_or(0, |s| self.id(s) + 1)
+    fn opt(&mut self, s: &Option<Arc<str>>) -> u32 {
+        s.as_ref().map_or(0, |s| self.id(s) + 1)
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.names.iter().map(|n| &**n).collect()
     }
 }
 
@@ -151,64 +159,57 @@ fn code(names: &[&str], s: &str) -> Option<u8> {
     names.iter().position(|n| *n == s).map(|p| p as u8)
 }
 
-/// A document's length and its distinct terms: (is an identifier, term,
-/// frequency).
-type DocTerms = (u32, Vec<(bool, String, u32)>);
+/// The index made document by document ([`Builder::add`]): each
+/// document's terms are counted and its hit stored as it comes, so the
+/// documents themselves need not all be kept until the index is written.
+#[derive(Default)]
+pub(crate) struct Builder {
+    /// Per word, then per identifier: (document, term frequency), in
+    /// document order.
+    words: FxHashMap<Box<str>, Vec<(u32, u32)>>,
+    idents: FxHashMap<Box<str>, Vec<(u32, u32)>>,
+    projects: Table,
+    paths: Table,
+    hits: Vec<u8>,
+    docs: Vec<Meta>,
+    /// Set when something did not fit the layout (over 4 Gi of anything).
+    failed: bool,
+}
 
-/// The index of `corpus` (whose hits are dated by `as_of`); `None` when it
-/// does not fit the layout (over 4 Gi of anything).
-pub(crate) fn build(corpus: &Corpus, as_of: Option<Date>) -> Option<Vec<u8>> {
-    // Each document's terms, counted: its length and (class, term, tf),
-    // sorted.
-    let counted: Vec<DocTerms> = corpus
-        .docs
-        .par_iter()
-        .map(|d| {
-            let mut len = 0u32;
-            let mut tf: FxHashMap<(bool, String), u32> = FxHashMap::default();
-            for (text, key) in &d.texts {
-                terms(text, key, &mut |class, t| {
-                    len += 1;
-                    let k = (class == Class::Ident, t.to_string());
-                    *tf.entry(k).or_default() += 1;
-                });
+impl Builder {
+    /// Adds the next document.
+    pub(crate) fn add(&mut self, d: &Doc<'_>) {
+        if self.failed || self.try_add(d).is_none() {
+            self.failed = true;
+        }
+    }
+
+    fn try_add(&mut self, d: &Doc<'_>) -> Option<()> {
+        let n = u32::try_from(self.docs.len()).ok()?;
+        let mut len = 0u32;
+        let mut tf: FxHashMap<(bool, String), u32> = FxHashMap::default();
+        for (text, key) in &d.texts {
+            terms(text, key, &mut |class, t| {
+                len += 1;
+                *tf.entry((class == Class::Ident, t.to_string()))
+                    .or_default() += 1;
+            });
+        }
+        for ((ident, t), f) in tf {
+            let postings = if ident {
+                &mut self.idents
+            } else {
+                &mut self.words
+            };
+            match postings.get_mut(t.as_str()) {
+                Some(list) => list.push((n, f)),
+                None => {
+                    postings.insert(t.into_boxed_str(), vec![(n, f)]);
+                }
             }
-            (len, tf.into_iter().map(|((i, t), n)| (i, t, n)).collect())
-        })
-        .collect();
-    let mut postings: FxHashMap<(bool, &str), Vec<(u32, u32)>> = FxHashMap::default();
-    for (n, (_, tf)) in counted.iter().enumerate() {
-        for (ident, t, f) in tf {
-            postings
-                .entry((*ident, t.as_str()))
-                .or_default()
-                .push((n as u32, *f));
         }
-    }
-    let mut keys: Vec<(bool, &str)> = postings.keys().copied().collect();
-    keys.sort_unstable();
-    let mut blob = Vec::new();
-    let mut table = Vec::with_capacity(keys.len());
-    for k in keys {
-        let list = &postings[&k];
-        let mut prev = 0u32;
-        for (i, &(doc, f)) in list.iter().enumerate() {
-            put_varint(&mut blob, if i == 0 { doc } else { doc - prev });
-            put_varint(&mut blob, f);
-            prev = doc;
-        }
-        table.push(Term {
-            ident: k.0,
-            text: k.1,
-            end: u32::try_from(blob.len()).ok()?,
-            df: list.len() as u32,
-        });
-    }
-    let (mut projects, mut paths) = (Table::default(), Table::default());
-    let mut hits = Vec::new();
-    let mut docs = Vec::with_capacity(corpus.docs.len());
-    for (d, (len, _)) in corpus.docs.iter().zip(&counted) {
         let h = &d.hit;
+        let (projects, paths) = (&mut self.projects, &mut self.paths);
         let stored = StoredHit {
             id: h.id.as_deref(),
             kind: code(&KIND, h.kind)?,
@@ -231,27 +232,78 @@ pub(crate) fn build(corpus: &Corpus, as_of: Option<Date>) -> Option<Vec<u8>> {
                 .collect(),
         };
         let project = projects.opt(&h.project);
-        hits.extend(postcard::to_allocvec(&stored).ok()?);
-        docs.push(Meta {
-            len: *len,
+        self.hits.extend(postcard::to_allocvec(&stored).ok()?);
+        self.docs.push(Meta {
+            len,
             status: code(&STATUS, h.status)?,
             project,
             latest: d.latest(),
             path: paths.id(&h.path),
             line: h.line,
-            hit_end: u32::try_from(hits.len()).ok()?,
+            hit_end: u32::try_from(self.hits.len()).ok()?,
         });
+        Some(())
     }
-    let stored = Stored {
-        as_of,
-        projects: projects.names,
-        paths: paths.names,
-        docs,
-        terms: table,
-        postings: &blob,
-        hits: &hits,
-    };
-    postcard::to_allocvec(&stored).ok()
+
+    /// The index of the documents added (whose hits are dated by `as_of`);
+    /// `None` when it does not fit the layout.
+    pub(crate) fn finish(self, as_of: Option<Date>) -> Option<Vec<u8>> {
+        if self.failed {
+            return None;
+        }
+        // Terms sorted by class (words first), then text.
+        fn sorted(m: &FxHashMap<Box<str>, Vec<(u32, u32)>>) -> Vec<&str> {
+            let mut keys: Vec<&str> = m.keys().map(|k| &**k).collect();
+            keys.sort_unstable();
+            keys
+        }
+        let keys = sorted(&self.words)
+            .into_iter()
+            .map(|t| (false, t))
+            .chain(sorted(&self.idents).into_iter().map(|t| (true, t)));
+        let mut blob = Vec::new();
+        let mut table = Vec::with_capacity(self.words.len() + self.idents.len());
+        for k in keys {
+            let list = if k.0 {
+                &self.idents[k.1]
+            } else {
+                &self.words[k.1]
+            };
+            let mut prev = 0u32;
+            for (i, &(doc, f)) in list.iter().enumerate() {
+                put_varint(&mut blob, if i == 0 { doc } else { doc - prev });
+                put_varint(&mut blob, f);
+                prev = doc;
+            }
+            table.push(Term {
+                ident: k.0,
+                text: k.1,
+                end: u32::try_from(blob.len()).ok()?,
+                df: list.len() as u32,
+            });
+        }
+        let stored = Stored {
+            as_of,
+            projects: self.projects.names(),
+            paths: self.paths.names(),
+            docs: self.docs,
+            terms: table,
+            postings: &blob,
+            hits: &self.hits,
+        };
+        postcard::to_allocvec(&stored).ok()
+    }
+}
+
+/// The index of `corpus` (whose hits are dated by `as_of`); `None` when it
+/// does not fit the layout (over 4 Gi of anything).
+#[cfg(test)]
+pub(crate) fn build(corpus: &Corpus, as_of: Option<Date>) -> Option<Vec<u8>> {
+    let mut b = Builder::default();
+    for d in &corpus.docs {
+        b.add(d);
+    }
+    b.finish(as_of)
 }
 
 /// A decoded index whose tables were checked.

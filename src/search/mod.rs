@@ -129,10 +129,12 @@ impl Doc<'_> {
     }
 }
 
-/// The documents of one search.
+/// The documents of one search, or of the index being made.
 #[derive(Default)]
 pub(crate) struct Corpus<'a> {
     pub docs: Vec<Doc<'a>>,
+    /// When set, each document goes to the index instead of `docs`.
+    index: Option<index::Builder>,
 }
 
 impl<'a> Corpus<'a> {
@@ -140,7 +142,10 @@ impl<'a> Corpus<'a> {
     pub(crate) fn push(&mut self, mut doc: Doc<'a>) {
         let mut seen = HashSet::new();
         doc.texts.retain(|(t, _)| seen.insert(*t));
-        self.docs.push(doc);
+        match &mut self.index {
+            Some(b) => b.add(&doc),
+            None => self.docs.push(doc),
+        }
     }
 }
 
@@ -308,11 +313,38 @@ pub(crate) fn corpus<'a>(
     signals: &'a [Signal],
     skips: &[SkipRecord],
 ) -> Corpus<'a> {
-    let ids = crate::find::ids(merged);
     let mut c = Corpus::default();
-    add_open(&mut c, merged, &ids);
-    add_closed(&mut c, merged, signals, skips);
+    add_all(&mut c, merged, signals, skips);
     c
+}
+
+fn add_all<'a>(
+    c: &mut Corpus<'a>,
+    merged: &'a Merged,
+    signals: &'a [Signal],
+    skips: &[SkipRecord],
+) {
+    let ids = crate::find::ids(merged);
+    add_open(c, merged, &ids);
+    add_closed(c, merged, signals, skips);
+}
+
+/// The search index of a merged vault (see [`index`]), made document by
+/// document without keeping the documents: the same bytes as
+/// an index built from its [`corpus`]. `None` when it does not fit the
+/// index's layout.
+pub(crate) fn index_of(
+    merged: &Merged,
+    signals: &[Signal],
+    skips: &[SkipRecord],
+    as_of: Option<Date>,
+) -> Option<Vec<u8>> {
+    let mut c = Corpus {
+        docs: Vec::new(),
+        index: Some(index::Builder::default()),
+    };
+    add_all(&mut c, merged, signals, skips);
+    c.index?.finish(as_of)
 }
 
 /// Whether a hit of `status` and `project`, latest dated `latest`, passes
