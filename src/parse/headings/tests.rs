@@ -226,8 +226,8 @@ proptest::proptest! {
                 role_reference(m, level, &heading),
                 "{:?}", heading
             );
-            // Asked again at every level: the memo's answer (what the
-            // text says) serves each level as the search does.
+            // Asked again at every level: each level gets the answer
+            // the search gives.
             for again in 1u8..4 {
                 proptest::prop_assert_eq!(
                     m.role_at(again, &heading),
