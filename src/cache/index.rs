@@ -11,7 +11,7 @@
 //! It is framed and signed like every cache file, so only this user's runs
 //! can have written it; anything else is ignored, never trusted.
 
-use super::result::{Found, Lookup, Mark, Marks, decided, fits, settles};
+use super::result::{Found, Lookup, Mark, Marks, decided, fits, read_checked, settles};
 use super::{MAX_BYTES, Mode, container, from_bytes, secret};
 use crate::config::Config;
 use crate::vault_fs::VaultDir;
@@ -56,29 +56,17 @@ fn key(cfg: &Config, projects: &[String]) -> [u8; 16] {
     super::key("search", cfg, projects)
 }
 
-/// The frame checked: the writing run's start and the payload.
-fn frame<'b>(
-    bytes: &'b [u8],
-    cfg: &Config,
-    projects: &[String],
-) -> Result<(i128, &'b [u8]), String> {
-    super::result::checked_frame(bytes, KIND, &key(cfg, projects))
-}
-
 /// Looks up a valid index for the vault as discovery `found` it.
 pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, found: &Found) -> Lookup<Index> {
     if mode == Mode::Off {
         return Lookup::Miss;
     }
-    let file = match vault.read(FILE) {
-        Ok(Some(bytes)) => bytes,
+    let signed = match read_checked(vault, FILE, KIND, &key(cfg, found.projects)) {
+        Ok(Some(signed)) => signed,
         Ok(None) => return Lookup::Miss,
-        Err(e) => return Lookup::Bad(format!("{FILE} ignored: {e}")),
+        Err(note) => return Lookup::Bad(note),
     };
-    let (started_ns, payload) = match frame(&file, cfg, found.projects) {
-        Ok(p) => p,
-        Err(why) => return Lookup::Bad(format!("{FILE} ignored: {why}")),
-    };
+    let (started_ns, payload) = (signed.started_ns, signed.payload());
     let (decoded, stamps) = rayon::join(
         || from_bytes::<Payload>(payload),
         || vault.stamps(&found.rels),
@@ -98,9 +86,12 @@ pub(crate) fn lookup(vault: &VaultDir, cfg: &Config, mode: Mode, found: &Found) 
         return Lookup::Miss;
     }
     // The index borrows from the file: where it starts in it.
-    let start = p.index.as_ptr() as usize - file.as_ptr() as usize;
+    let start = p.index.as_ptr() as usize - signed.file.as_ptr() as usize;
     let at = start..start + p.index.len();
-    Lookup::Hit(Index { file, at })
+    Lookup::Hit(Index {
+        file: signed.file,
+        at,
+    })
 }
 
 /// Keeps the search index of a run that may write the cache (call with the
@@ -117,14 +108,12 @@ pub(crate) fn keep(
     build: impl FnOnce() -> Option<Vec<u8>>,
 ) -> Result<bool, String> {
     let discovered = marks.discovered ^ decided(vault);
-    let old = match vault.read(FILE) {
-        Ok(Some(bytes)) => Some(bytes),
-        _ => None,
-    };
-    let old = old.as_deref().and_then(|bytes| {
-        let (started_ns, payload) = frame(bytes, cfg, projects).ok()?;
-        Some((started_ns, from_bytes::<Payload>(payload)?))
-    });
+    let old = read_checked(vault, FILE, KIND, &key(cfg, projects))
+        .ok()
+        .flatten();
+    let old = old
+        .as_ref()
+        .and_then(|s| Some((s.started_ns, from_bytes::<Payload>(s.payload())?)));
     let same_contents = |p: &Payload| {
         p.today == today
             && p.discovered == discovered

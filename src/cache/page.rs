@@ -54,14 +54,11 @@ pub(crate) fn kept(
     projects: &[String],
     page: &Page<'_>,
 ) -> Result<Option<usize>, String> {
-    let bytes = match vault.read(FILE) {
-        Ok(Some(bytes)) => bytes,
-        Ok(None) => return Ok(None),
-        Err(e) => return Err(format!("{FILE} ignored: {e}")),
+    let Some(signed) = super::result::read_checked(vault, FILE, KIND, &key(cfg, projects))? else {
+        return Ok(None);
     };
-    let (_, payload) = super::result::checked_frame(&bytes, KIND, &key(cfg, projects))
-        .map_err(|why| format!("{FILE} ignored: {why}"))?;
-    let p: Payload = from_bytes(payload).ok_or(format!("{FILE} ignored: undecodable payload"))?;
+    let p: Payload =
+        from_bytes(signed.payload()).ok_or(format!("{FILE} ignored: undecodable payload"))?;
     if p.state != page.state || p.out != page.out || p.name != page.name {
         return Ok(None);
     }

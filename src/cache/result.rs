@@ -78,15 +78,6 @@ fn key(cfg: &Config, projects: &[String]) -> [u8; 16] {
     super::key("result", cfg, projects)
 }
 
-/// The result's frame checked: the writing run's start and the payload.
-fn frame<'b>(
-    bytes: &'b [u8],
-    cfg: &Config,
-    projects: &[String],
-) -> Result<(i128, &'b [u8]), String> {
-    checked_frame(bytes, KIND, &key(cfg, projects))
-}
-
 /// A signed cache file's frame checked (its size, kind, key and signature,
 /// a start not in the future): the writing run's start and the payload.
 pub(super) fn checked_frame<'b>(
@@ -103,6 +94,47 @@ pub(super) fn checked_frame<'b>(
         return Err("written in the future (clock moved back?)".into());
     }
     Ok((header.started_ns, payload))
+}
+
+/// The signed cache file `rel` of `kind`, read and its frame checked
+/// ([`checked_frame`]): the file's bytes, the writing run's start and where
+/// the payload lies in the bytes; `Ok(None)` when there is no such file,
+/// `Err` the note for `audit -v` when it cannot be read or does not fit.
+pub(super) fn read_checked(
+    vault: &VaultDir,
+    rel: &str,
+    kind: &[u8; 4],
+    key: &[u8; 16],
+) -> Result<Option<Signed>, String> {
+    let file = match vault.read(rel) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(format!("{rel} ignored: {e}")),
+    };
+    let (started_ns, payload) =
+        checked_frame(&file, kind, key).map_err(|why| format!("{rel} ignored: {why}"))?;
+    let start = payload.as_ptr() as usize - file.as_ptr() as usize;
+    let at = start..start + payload.len();
+    Ok(Some(Signed {
+        file,
+        started_ns,
+        at,
+    }))
+}
+
+/// A signed cache file whose frame fits ([`read_checked`]).
+pub(super) struct Signed {
+    pub file: Vec<u8>,
+    /// The start of the run that wrote it.
+    pub started_ns: i128,
+    /// Where the payload lies in `file`.
+    pub at: std::ops::Range<usize>,
+}
+
+impl Signed {
+    pub(super) fn payload(&self) -> &[u8] {
+        &self.file[self.at.clone()]
+    }
 }
 
 /// The hash of the decisions file (`.agents/decisions.log`; 0 when it is
@@ -150,15 +182,12 @@ pub(crate) fn lookup_state<V: Clone + DeserializeOwned + Send + Sync>(
     if mode == Mode::Off {
         return Lookup::Miss;
     }
-    let bytes = match vault.read(RESULT_FILE) {
-        Ok(Some(bytes)) => bytes,
+    let signed = match read_checked(vault, RESULT_FILE, KIND, &key(cfg, found.projects)) {
+        Ok(Some(signed)) => signed,
         Ok(None) => return Lookup::Miss,
-        Err(e) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {e}")),
+        Err(note) => return Lookup::Bad(note),
     };
-    let (started_ns, payload) = match frame(&bytes, cfg, found.projects) {
-        Ok(p) => p,
-        Err(why) => return Lookup::Bad(format!("{RESULT_FILE} ignored: {why}")),
-    };
+    let (started_ns, payload) = (signed.started_ns, signed.payload());
     // The files discovery found are stamped while the result is decoded:
     // a result for this vault lists the same files.
     let (decoded, stamps) = rayon::join(
@@ -233,15 +262,8 @@ pub(crate) fn current(
     cfg: &Config,
     projects: &[String],
 ) -> Result<Option<(i128, Vec<u8>)>, String> {
-    let why = match vault.read(RESULT_FILE) {
-        Ok(None) => return Ok(None),
-        Ok(Some(bytes)) => match frame(&bytes, cfg, projects) {
-            Ok((started_ns, payload)) => return Ok(Some((started_ns, payload.to_vec()))),
-            Err(why) => why,
-        },
-        Err(e) => e.to_string(),
-    };
-    Err(format!("{RESULT_FILE} ignored: {why}"))
+    Ok(read_checked(vault, RESULT_FILE, KIND, &key(cfg, projects))?
+        .map(|signed| (signed.started_ns, signed.payload().to_vec())))
 }
 
 /// Writes the result of a run (call with the lock held) unless `old` (the
