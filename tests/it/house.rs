@@ -524,6 +524,71 @@ fn a_cycle_across_a_folder_is_found_and_one_through_a_parent_is_not() {
     );
 }
 
+/// One test module per module: its unit tests are `mod tests` (inline, or
+/// a file that may hold test modules of its own), never a second test
+/// module beside it. A line for each module that has more than one.
+fn second_test_modules(modules: &BTreeMap<Vec<String>, Module>) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (path, m) in modules {
+        if m.test {
+            continue;
+        }
+        let tests: Vec<&str> = m
+            .children
+            .iter()
+            .filter(|c| {
+                let child = [&path[..], &[c.to_string()]].concat();
+                modules.get(&child).is_some_and(|c| c.test)
+            })
+            .map(String::as_str)
+            .collect();
+        if tests.len() > 1 {
+            problems.push(format!(
+                "{}: {} test modules ({}); one `mod tests` per module",
+                rel(&m.file),
+                tests.len(),
+                tests.join(", ")
+            ));
+        }
+    }
+    problems
+}
+
+#[test]
+fn a_second_test_module_is_refused_and_one_holding_others_is_not() {
+    let module = |file: &str, children: &[&str], test: bool| Module {
+        file: PathBuf::from(file),
+        children: children.iter().map(|c| c.to_string()).collect(),
+        test,
+    };
+    let path = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut modules = BTreeMap::new();
+    modules.insert(path(&["m"]), module("src/m/mod.rs", &["a", "tests"], false));
+    modules.insert(path(&["m", "a"]), module("src/m/a.rs", &[], false));
+    modules.insert(
+        path(&["m", "tests"]),
+        module("src/m/tests/mod.rs", &["prop"], true),
+    );
+    modules.insert(
+        path(&["m", "tests", "prop"]),
+        module("src/m/tests/prop.rs", &[], true),
+    );
+    assert!(second_test_modules(&modules).is_empty());
+    modules
+        .get_mut(&path(&["m"]))
+        .unwrap()
+        .children
+        .insert("prop_tests".into());
+    modules.insert(
+        path(&["m", "prop_tests"]),
+        module("src/m/prop_tests.rs", &[], true),
+    );
+    assert_eq!(
+        second_test_modules(&modules),
+        ["src/m/mod.rs: 2 test modules (prop_tests, tests); one `mod tests` per module"]
+    );
+}
+
 /// Each cycle, with the imports between its modules.
 fn explain(
     sccs: &[Vec<String>],
@@ -596,31 +661,7 @@ fn modules_keep_the_layers_and_form_no_cycle() {
     let krate = Crate::read();
     let edges = krate.edges();
     let mut problems = krate.attachments.clone();
-    // One test module per module: its unit tests are `mod tests` (inline,
-    // or a file that may hold test modules of its own), never a second
-    // test module beside it.
-    for (path, m) in &krate.modules {
-        if m.test {
-            continue;
-        }
-        let tests: Vec<&str> = m
-            .children
-            .iter()
-            .filter(|c| {
-                let child = [&path[..], &[c.to_string()]].concat();
-                krate.modules.get(&child).is_some_and(|c| c.test)
-            })
-            .map(String::as_str)
-            .collect();
-        if tests.len() > 1 {
-            problems.push(format!(
-                "{}: {} test modules ({}); one `mod tests` per module",
-                rel(&m.file),
-                tests.len(),
-                tests.join(", ")
-            ));
-        }
-    }
+    problems.extend(second_test_modules(&krate.modules));
 
     let tops: BTreeSet<String> = krate
         .modules
